@@ -1,0 +1,2 @@
+/** connect-sink */
+package io.changelake.sink;

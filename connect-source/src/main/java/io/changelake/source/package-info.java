@@ -1,0 +1,2 @@
+/** connect-source */
+package io.changelake.source;

@@ -1,0 +1,30 @@
+package io.changelake.lsm.table;
+
+/** Paimon changelog producers supported by the platform. */
+public enum ChangelogProducer {
+  NONE("none"),
+  INPUT("input"),
+  LOOKUP("lookup");
+
+  private final String paimonName;
+
+  ChangelogProducer(String paimonName) {
+    this.paimonName = paimonName;
+  }
+
+  /** The value of Paimon's {@code changelog-producer} table option. */
+  public String paimonName() {
+    return paimonName;
+  }
+
+  /** Parses Paimon's option value, e.g. {@code lookup}. */
+  public static ChangelogProducer fromPaimonName(String name) {
+    for (ChangelogProducer producer : values()) {
+      if (producer.paimonName.equalsIgnoreCase(name)) {
+        return producer;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Unknown changelog producer '" + name + "'; use none, input or lookup");
+  }
+}

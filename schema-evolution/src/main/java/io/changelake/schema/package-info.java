@@ -1,0 +1,2 @@
+/** schema-evolution */
+package io.changelake.schema;
