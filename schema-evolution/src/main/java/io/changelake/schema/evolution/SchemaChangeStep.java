@@ -1,0 +1,113 @@
+package io.changelake.schema.evolution;
+
+import java.util.List;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.types.DataType;
+
+/** One change to a table's schema, as planned and as applied. */
+public sealed interface SchemaChangeStep {
+
+  /** The Paimon schema changes performing this step. */
+  List<SchemaChange> toSchemaChanges();
+
+  /** One line for logs, e.g. {@code add column discount DECIMAL(10, 2)}. */
+  String describe();
+
+  /** True when {@code current} already reflects this step (for idempotent application). */
+  boolean isSatisfiedBy(org.apache.paimon.types.RowType current);
+
+  /** A new nullable column at the end of the table. */
+  record AddColumn(String column, DataType type) implements SchemaChangeStep {
+    public AddColumn {
+      type = type.copy(true);
+    }
+
+    @Override
+    public List<SchemaChange> toSchemaChanges() {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+
+    @Override
+    public String describe() {
+      return "add column " + column + " " + type.asSQLString();
+    }
+
+    @Override
+    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+  }
+
+  /**
+   * A column's type widened without loss (integers, float to double, decimal growth keeping the
+   * integer digits, char/varchar/binary length, timestamp precision, integer to wide decimal, and
+   * the same recursively inside rows, arrays and maps). Nullability is kept.
+   */
+  record WidenType(String column, DataType from, DataType to) implements SchemaChangeStep {
+    @Override
+    public List<SchemaChange> toSchemaChanges() {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+
+    @Override
+    public String describe() {
+      return "widen column " + column + " " + from.asSQLString() + " -> " + to.asSQLString();
+    }
+
+    @Override
+    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+  }
+
+  /** A NOT NULL column becomes nullable. */
+  record RelaxNotNull(String column, DataType type) implements SchemaChangeStep {
+    @Override
+    public List<SchemaChange> toSchemaChanges() {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+
+    @Override
+    public String describe() {
+      return "drop NOT NULL on column " + column + " " + type.asSQLString();
+    }
+
+    @Override
+    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+  }
+
+  /**
+   * An incompatible type change handled leniently: {@code oldColumn} stays (null from now on) and
+   * {@code newColumn} ({@link LenientColumns#name}) is added nullable at the end for the new type.
+   */
+  record AddLenientColumn(String oldColumn, DataType oldType, String newColumn, DataType newType)
+      implements SchemaChangeStep {
+    public AddLenientColumn {
+      newType = newType.copy(true);
+    }
+
+    @Override
+    public List<SchemaChange> toSchemaChanges() {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+
+    @Override
+    public String describe() {
+      return "add column "
+          + newColumn
+          + " "
+          + newType.asSQLString()
+          + " for incompatible change of "
+          + oldColumn
+          + " "
+          + oldType.asSQLString();
+    }
+
+    @Override
+    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
+      throw new UnsupportedOperationException("TODO schema-evolution");
+    }
+  }
+}
