@@ -1,0 +1,110 @@
+package io.changelake.e2e.compare;
+
+import io.changelake.e2e.postgres.PostgresServer;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads a PostgreSQL table with its column types and primary key, for comparing with the lake. */
+public final class DbTableReader {
+  private DbTableReader() {}
+
+  /** A column and its PostgreSQL type name ({@code int4}, {@code _text}, an enum's name). */
+  public record Column(String name, String pgType) {}
+
+  /** All rows of a table, raw JDBC values converted to java.time where PostgreSQL allows it. */
+  public record Contents(
+      String name, List<Column> columns, List<String> primaryKey, List<Map<String, Object>> rows) {}
+
+  /** Reads {@code schema.table} of {@code database}. */
+  public static Contents read(PostgresServer pg, String database, String schema, String table) {
+    String qualified = "\"" + schema + "\".\"" + table + "\"";
+    try (Connection c = pg.connect(database)) {
+      List<String> key = primaryKey(c, schema, table);
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT * FROM " + qualified)) {
+        ResultSetMetaData md = rs.getMetaData();
+        List<Column> columns = new ArrayList<>();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+          columns.add(new Column(md.getColumnName(i), md.getColumnTypeName(i)));
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        while (rs.next()) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          for (int i = 1; i <= columns.size(); i++) {
+            row.put(columns.get(i - 1).name(), value(rs, i, columns.get(i - 1).pgType()));
+          }
+          rows.add(row);
+        }
+        return new Contents(database + "." + schema + "." + table, columns, key, rows);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read " + database + "." + qualified, e);
+    }
+  }
+
+  private static Object value(ResultSet rs, int i, String pgType) throws SQLException {
+    Object raw = rs.getObject(i);
+    if (raw == null) {
+      return null;
+    }
+    switch (pgType) {
+      case "date":
+        return rs.getObject(i, LocalDate.class);
+      case "time":
+        return rs.getObject(i, LocalTime.class);
+      case "timestamp":
+        return rs.getObject(i, LocalDateTime.class);
+      case "timestamptz":
+        return rs.getObject(i, OffsetDateTime.class);
+      case "json":
+      case "jsonb":
+        return rs.getString(i);
+      default:
+        if (raw instanceof Array a) {
+          return a.getArray();
+        }
+        if (raw instanceof org.postgresql.util.PGobject o
+            && !(raw instanceof org.postgresql.util.PGInterval)) {
+          // enums and other user types: their text
+          return o.getValue();
+        }
+        return raw;
+    }
+  }
+
+  private static List<String> primaryKey(Connection c, String schema, String table)
+      throws SQLException {
+    String sql =
+        "SELECT a.attname FROM pg_index i"
+            + " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+            + " WHERE i.indrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass"
+            + " AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)";
+    List<String> key = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, schema);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          key.add(rs.getString(1));
+        }
+      }
+    }
+    if (key.isEmpty()) {
+      throw new IllegalStateException(schema + "." + table + " has no primary key to compare by");
+    }
+    return key;
+  }
+}

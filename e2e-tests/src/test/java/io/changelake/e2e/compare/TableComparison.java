@@ -1,0 +1,217 @@
+package io.changelake.e2e.compare;
+
+import io.changelake.e2e.postgres.PostgresServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/**
+ * Compares a PostgreSQL table with a Paimon table row by row, keyed by the database table's primary
+ * key, every database column checked (values brought together by {@link Normalizer}). Columns only
+ * the lake has (platform bookkeeping, columns the database dropped) are not compared.
+ */
+public final class TableComparison {
+  private static final int MAX_REPORTED = 25;
+
+  private TableComparison() {}
+
+  /** Where a lake table lives. */
+  public record LakeTable(Map<String, String> catalogOptions, String database, String table) {
+    public List<Map<String, Object>> read() {
+      return LakeTableReader.read(catalogOptions, database, table);
+    }
+
+    @Override
+    public String toString() {
+      return "lake table " + database + "." + table;
+    }
+  }
+
+  /** Differences between the two tables, empty when equal; each entry is one readable line. */
+  public static List<String> differences(
+      DbTableReader.Contents db, List<Map<String, Object>> lakeRows) {
+    List<String> diffs = new ArrayList<>();
+    Map<String, DbTableReader.Column> byLowerName = new TreeMap<>();
+    db.columns().forEach(c -> byLowerName.put(c.name().toLowerCase(Locale.ROOT), c));
+
+    Map<String, Map<String, Object>> dbByKey = new TreeMap<>();
+    for (Map<String, Object> row : db.rows()) {
+      dbByKey.put(key(db, row, true), normalizeDbRow(db, row));
+    }
+    Map<String, Map<String, Object>> lakeByKey = new TreeMap<>();
+    List<String> missingColumns = new ArrayList<>();
+    for (Map<String, Object> raw : lakeRows) {
+      Map<String, Object> lower = new TreeMap<>();
+      raw.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
+      Map<String, Object> row = new TreeMap<>();
+      for (DbTableReader.Column c : db.columns()) {
+        String name = c.name().toLowerCase(Locale.ROOT);
+        if (!lower.containsKey(name)) {
+          if (!missingColumns.contains(c.name())) {
+            missingColumns.add(c.name());
+          }
+          continue;
+        }
+        try {
+          row.put(c.name(), Normalizer.normalize(c.pgType(), lower.get(name)));
+        } catch (RuntimeException e) {
+          row.put(c.name(), "<unreadable " + lower.get(name) + ": " + e.getMessage() + ">");
+        }
+      }
+      String k = key(db, row, false);
+      if (lakeByKey.put(k, row) != null) {
+        diffs.add("key " + k + ": more than one row in the lake");
+      }
+    }
+    for (String c : missingColumns) {
+      diffs.add("column " + c + ": missing in the lake table");
+    }
+    for (var e : dbByKey.entrySet()) {
+      Map<String, Object> lake = lakeByKey.get(e.getKey());
+      if (lake == null) {
+        diffs.add(
+            "key " + e.getKey() + ": missing in the lake; database row " + show(e.getValue()));
+        continue;
+      }
+      for (DbTableReader.Column c : db.columns()) {
+        if (missingColumns.contains(c.name())) {
+          continue;
+        }
+        Object dv = e.getValue().get(c.name());
+        Object lv = lake.get(c.name());
+        if (!Objects.equals(dv, lv)) {
+          diffs.add(
+              "key "
+                  + e.getKey()
+                  + " column "
+                  + c.name()
+                  + " ("
+                  + c.pgType()
+                  + "): database "
+                  + Normalizer.show(dv)
+                  + " lake "
+                  + Normalizer.show(lv));
+        }
+      }
+    }
+    for (var e : lakeByKey.entrySet()) {
+      if (!dbByKey.containsKey(e.getKey())) {
+        diffs.add(
+            "key " + e.getKey() + ": in the lake but not in the database " + show(e.getValue()));
+      }
+    }
+    return diffs;
+  }
+
+  /**
+   * Waits until the lake table equals the database table, failing with the last differences.
+   * Polling is needed because the lake catches up asynchronously.
+   */
+  public static void awaitEqual(
+      PostgresServer pg,
+      String database,
+      String schema,
+      String table,
+      LakeTable lake,
+      Duration timeout) {
+    awaitEqual(() -> DbTableReader.read(pg, database, schema, table), lake, timeout, () -> "");
+  }
+
+  /** As above, with context (e.g. connector status) added to the failure message. */
+  public static void awaitEqual(
+      Supplier<DbTableReader.Contents> db,
+      LakeTable lake,
+      Duration timeout,
+      Supplier<String> context) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last;
+    while (true) {
+      DbTableReader.Contents contents = db.get();
+      try {
+        List<String> diffs = differences(contents, lake.read());
+        if (diffs.isEmpty()) {
+          return;
+        }
+        last = report(contents, lake, diffs);
+      } catch (LakeTableReader.TableMissing e) {
+        last = e.getMessage();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "after " + timeout.toSeconds() + " s " + last + "\n" + context.get());
+      }
+      try {
+        Thread.sleep(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
+      }
+    }
+  }
+
+  /** Fails at once, with a readable diff, unless the tables are equal now. */
+  public static void assertEqual(DbTableReader.Contents db, LakeTable lake) {
+    List<String> diffs = differences(db, lake.read());
+    if (!diffs.isEmpty()) {
+      throw new AssertionError(report(db, lake, diffs));
+    }
+  }
+
+  private static String report(DbTableReader.Contents db, LakeTable lake, List<String> diffs) {
+    StringBuilder s =
+        new StringBuilder(
+            lake
+                + " differs from database table "
+                + db.name()
+                + " ("
+                + db.rows().size()
+                + " rows in the database), "
+                + diffs.size()
+                + " difference(s):\n");
+    diffs.stream().limit(MAX_REPORTED).forEach(d -> s.append("  ").append(d).append('\n'));
+    if (diffs.size() > MAX_REPORTED) {
+      s.append("  … ").append(diffs.size() - MAX_REPORTED).append(" more\n");
+    }
+    return s.toString();
+  }
+
+  private static Map<String, Object> normalizeDbRow(
+      DbTableReader.Contents db, Map<String, Object> row) {
+    Map<String, Object> out = new TreeMap<>();
+    for (DbTableReader.Column c : db.columns()) {
+      out.put(c.name(), Normalizer.normalize(c.pgType(), row.get(c.name())));
+    }
+    return out;
+  }
+
+  private static String key(DbTableReader.Contents db, Map<String, Object> row, boolean raw) {
+    StringBuilder k = new StringBuilder("(");
+    for (String col : db.primaryKey()) {
+      String type =
+          db.columns().stream()
+              .filter(c -> c.name().equals(col))
+              .findFirst()
+              .orElseThrow()
+              .pgType();
+      Object v = raw ? Normalizer.normalize(type, row.get(col)) : row.get(col);
+      if (k.length() > 1) {
+        k.append(", ");
+      }
+      k.append(col).append('=').append(Normalizer.show(v));
+    }
+    return k.append(')').toString();
+  }
+
+  private static String show(Map<String, Object> row) {
+    StringBuilder s = new StringBuilder("{");
+    row.forEach(
+        (k, v) ->
+            s.append(s.length() > 1 ? ", " : "").append(k).append('=').append(Normalizer.show(v)));
+    return s.append('}').toString();
+  }
+}
