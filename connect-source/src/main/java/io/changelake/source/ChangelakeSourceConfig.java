@@ -1,0 +1,483 @@
+package io.changelake.source;
+
+import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.lsm.changelog.StartPosition;
+import io.changelake.source.record.RecordFormat;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Every setting of the changelog source. The README's option table is generated from {@link
+ * #configDef()}.
+ */
+public final class ChangelakeSourceConfig extends AbstractConfig {
+
+  private static final String GROUP_CATALOG = "Catalog";
+  private static final String GROUP_TABLES = "Tables";
+  private static final String GROUP_START = "Start position";
+  private static final String GROUP_READ = "Reading";
+  private static final String GROUP_RECORDS = "Records";
+
+  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+
+  public static final String TABLES = "tables";
+  public static final String TABLES_REGEX = "tables.regex";
+  public static final String TABLES_DISCOVERY_INTERVAL_MS = "tables.discovery.interval.ms";
+
+  public static final String START_POSITION = "start.position";
+  public static final String START_SNAPSHOT_ID = "start.snapshot.id";
+  public static final String START_TIMESTAMP_MS = "start.timestamp.ms";
+
+  public static final String POLL_INTERVAL_MS = "poll.interval.ms";
+  public static final String BATCH_SIZE = "batch.size";
+  public static final String CONSUMER_ID = "consumer.id";
+
+  public static final String TOPIC_NAME_FORMAT = "topic.name.format";
+  public static final String RECORD_FORMAT = "record.format";
+  public static final String FLAT_OP_FIELD = "flat.op.field";
+  public static final String TOMBSTONES_ON_DELETE = "tombstones.on.delete";
+
+  /** Placeholders allowed in {@link #TOPIC_NAME_FORMAT}. */
+  public static final String DATABASE_PLACEHOLDER = "${database}";
+
+  public static final String TABLE_PLACEHOLDER = "${table}";
+
+  /** How the connector starts reading a table for which no offset is stored. */
+  public enum StartMode {
+    /** The table's current rows as {@code op=r} events, then every change after them. */
+    FULL,
+    /** Only changes committed after the connector starts. */
+    LATEST,
+    /** Changes from {@value #START_SNAPSHOT_ID} on. */
+    SNAPSHOT,
+    /** Changes of snapshots committed at or after {@value #START_TIMESTAMP_MS}. */
+    TIMESTAMP;
+
+    String configValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private static final ConfigDef CONFIG_DEF = buildConfigDef();
+
+  /** Parses and validates {@code props}; a rule spanning several keys fails like a single key. */
+  public ChangelakeSourceConfig(Map<String, String> props) {
+    super(CONFIG_DEF, props);
+    for (Map.Entry<String, String> issue : crossKeyIssues().entrySet()) {
+      throw new ConfigException(issue.getKey(), get(issue.getKey()), issue.getValue());
+    }
+  }
+
+  private ChangelakeSourceConfig(Map<String, String> props, boolean unused) {
+    super(CONFIG_DEF, props);
+  }
+
+  /**
+   * Violations of rules spanning several keys, by the key a user should change; for Connect's
+   * validation, which reports errors per key. {@code props} must pass the single-key validators.
+   */
+  public static Map<String, String> crossKeyIssues(Map<String, String> props) {
+    return new ChangelakeSourceConfig(props, false).crossKeyIssues();
+  }
+
+  /** The definition of every key, for Connect's validation and the generated documentation. */
+  public static ConfigDef configDef() {
+    return new ConfigDef(CONFIG_DEF);
+  }
+
+  private static ConfigDef buildConfigDef() {
+    ConfigDef def = new ConfigDef();
+    int order = 0;
+    def.define(
+        WAREHOUSE,
+        Type.STRING,
+        ConfigDef.NO_DEFAULT_VALUE,
+        new ConfigDef.NonEmptyString(),
+        Importance.HIGH,
+        "Paimon warehouse the tables live in, e.g. file:///data/lake or s3://bucket/lake. Every"
+            + " other key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
+            + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).",
+        GROUP_CATALOG,
+        ++order,
+        Width.LONG,
+        "Warehouse");
+
+    order = 0;
+    def.define(
+        TABLES,
+        Type.LIST,
+        List.of(),
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              for (Object entry : (List<?>) value) {
+                TableNames.parse(name, entry.toString());
+              }
+            },
+            () -> "comma-separated list of <database>.<table>"),
+        Importance.HIGH,
+        "Tables to publish, as <database>.<table>. Set this or '"
+            + TABLES_REGEX
+            + "', not both. A listed table that does not exist yet is picked up once it is"
+            + " created.",
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Tables");
+    def.define(
+        TABLES_REGEX,
+        Type.STRING,
+        null,
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              if (value != null) {
+                try {
+                  Pattern.compile(value.toString());
+                } catch (PatternSyntaxException e) {
+                  throw new ConfigException(name, value, "not a valid regex: " + e.getMessage());
+                }
+              }
+            },
+            () -> "Java regular expression"),
+        Importance.HIGH,
+        "Publish every table whose <database>.<table> name matches this Java regular expression"
+            + " entirely (e.g. 'shop\\..*'). Tables created later are picked up without a restart."
+            + " Set this or '"
+            + TABLES
+            + "', not both.",
+        GROUP_TABLES,
+        ++order,
+        Width.LONG,
+        "Table regex");
+    def.define(
+        TABLES_DISCOVERY_INTERVAL_MS,
+        Type.LONG,
+        30_000L,
+        ConfigDef.Range.atLeast(100),
+        Importance.LOW,
+        "How often the connector lists the catalog for new, dropped or re-bucketed tables. A"
+            + " change makes Connect reassign the tasks.",
+        GROUP_TABLES,
+        ++order,
+        Width.SHORT,
+        "Discovery interval (ms)");
+
+    order = 0;
+    def.define(
+        START_POSITION,
+        Type.STRING,
+        StartMode.FULL.configValue(),
+        enumValidator(StartMode.values()),
+        Importance.HIGH,
+        "Where to start reading a table that has no stored offset yet. 'full': the table's"
+            + " current rows as read events (op=r), then every later change; 'latest': only"
+            + " changes committed after the start; 'snapshot': changes from snapshot '"
+            + START_SNAPSHOT_ID
+            + "' on; 'timestamp': changes of snapshots committed at or after '"
+            + START_TIMESTAMP_MS
+            + "'. Once an offset is stored the connector resumes from it and ignores this.",
+        GROUP_START,
+        ++order,
+        Width.SHORT,
+        "Start position",
+        List.of(START_SNAPSHOT_ID, START_TIMESTAMP_MS),
+        new ConfigDef.Recommender() {
+          @Override
+          public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+            return List.of((Object[]) configValues(StartMode.values()));
+          }
+
+          @Override
+          public boolean visible(String name, Map<String, Object> parsedConfig) {
+            return true;
+          }
+        });
+    def.define(
+        START_SNAPSHOT_ID,
+        Type.LONG,
+        null,
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              if (value != null && (Long) value < 1) {
+                throw new ConfigException(name, value, "snapshot ids start at 1");
+              }
+            },
+            () -> "snapshot id >= 1"),
+        Importance.MEDIUM,
+        "First snapshot to publish (inclusive) when '" + START_POSITION + "' is 'snapshot'.",
+        GROUP_START,
+        ++order,
+        Width.SHORT,
+        "Start snapshot id",
+        visibleWhenStartIs(StartMode.SNAPSHOT));
+    def.define(
+        START_TIMESTAMP_MS,
+        Type.LONG,
+        null,
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              if (value != null && (Long) value < 0) {
+                throw new ConfigException(name, value, "must be epoch milliseconds >= 0");
+              }
+            },
+            () -> "epoch milliseconds"),
+        Importance.MEDIUM,
+        "Epoch milliseconds; when '"
+            + START_POSITION
+            + "' is 'timestamp', publish snapshots committed at or after this time.",
+        GROUP_START,
+        ++order,
+        Width.SHORT,
+        "Start timestamp (ms)",
+        visibleWhenStartIs(StartMode.TIMESTAMP));
+
+    order = 0;
+    def.define(
+        POLL_INTERVAL_MS,
+        Type.LONG,
+        1_000L,
+        ConfigDef.Range.atLeast(10),
+        Importance.MEDIUM,
+        "How long a task waits before looking for new snapshots when it has caught up.",
+        GROUP_READ,
+        ++order,
+        Width.SHORT,
+        "Poll interval (ms)");
+    def.define(
+        BATCH_SIZE,
+        Type.INT,
+        2_048,
+        ConfigDef.Range.between(1, 1_000_000),
+        Importance.MEDIUM,
+        "Most changes one poll returns. A larger snapshot is returned in several polls; with"
+            + " transaction.boundary=connector it is still published in one Kafka transaction.",
+        GROUP_READ,
+        ++order,
+        Width.SHORT,
+        "Batch size");
+    def.define(
+        CONSUMER_ID,
+        Type.STRING,
+        null,
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              if (value != null && !value.toString().matches("[A-Za-z0-9_.-]+")) {
+                throw new ConfigException(name, value, "use letters, digits, '_', '.', '-'");
+              }
+            },
+            () -> "[A-Za-z0-9_.-]+, default: the connector name"),
+        Importance.LOW,
+        "Prefix of the Paimon consumer ids the tasks register, so that Paimon keeps the snapshots"
+            + " they have not published yet. Defaults to the connector name. Consumers of a"
+            + " deleted connector keep pinning snapshots until Paimon's consumer.expiration-time"
+            + " passes.",
+        GROUP_READ,
+        ++order,
+        Width.MEDIUM,
+        "Paimon consumer id");
+
+    order = 0;
+    def.define(
+        TOPIC_NAME_FORMAT,
+        Type.STRING,
+        DATABASE_PLACEHOLDER + "." + TABLE_PLACEHOLDER,
+        ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+              String format = value.toString();
+              if (!format.contains(TABLE_PLACEHOLDER)) {
+                throw new ConfigException(
+                    name, value, "must contain " + TABLE_PLACEHOLDER + " so tables get own topics");
+              }
+              String rest = format.replace(TABLE_PLACEHOLDER, "").replace(DATABASE_PLACEHOLDER, "");
+              if (rest.contains("${")) {
+                throw new ConfigException(
+                    name,
+                    value,
+                    "only " + DATABASE_PLACEHOLDER + " and " + TABLE_PLACEHOLDER + " are known");
+              }
+            },
+            () -> "text with ${database} and ${table}"),
+        Importance.HIGH,
+        "Name of the topic each table is published to; "
+            + DATABASE_PLACEHOLDER
+            + " and "
+            + TABLE_PLACEHOLDER
+            + " are replaced by the table's names. The topic must exist or be created by the"
+            + " worker's topic.creation.* settings.",
+        GROUP_RECORDS,
+        ++order,
+        Width.MEDIUM,
+        "Topic name format");
+    def.define(
+        RECORD_FORMAT,
+        Type.STRING,
+        RecordFormat.ENVELOPE.name().toLowerCase(Locale.ROOT),
+        enumValidator(RecordFormat.values()),
+        Importance.HIGH,
+        "'envelope': Debezium's change event (before, after, source, op, ts_ms) that"
+            + " Debezium-aware consumers such as Debezium's JDBC sink apply as they are;"
+            + " 'flat': the row itself (the old row for deletes) plus the field '"
+            + FLAT_OP_FIELD
+            + "'.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Record format",
+        List.of(FLAT_OP_FIELD));
+    def.define(
+        FLAT_OP_FIELD,
+        Type.STRING,
+        "__op",
+        new ConfigDef.NonEmptyString(),
+        Importance.LOW,
+        "Name of the operation field (c, u, d, r) added to flat records.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Flat operation field",
+        new ConfigDef.Recommender() {
+          @Override
+          public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+            return List.of();
+          }
+
+          @Override
+          public boolean visible(String name, Map<String, Object> parsedConfig) {
+            return RecordFormat.FLAT
+                .name()
+                .equalsIgnoreCase(String.valueOf(parsedConfig.get(RECORD_FORMAT)));
+          }
+        });
+    def.define(
+        TOMBSTONES_ON_DELETE,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        "Follow each delete event with a tombstone (the key and a null value), so log compaction"
+            + " can drop the key from compacted topics.",
+        GROUP_RECORDS,
+        ++order,
+        Width.SHORT,
+        "Tombstones on delete");
+    return def;
+  }
+
+  private static ConfigDef.Validator enumValidator(Enum<?>[] values) {
+    String[] names = configValues(values);
+    return ConfigDef.CaseInsensitiveValidString.in(names);
+  }
+
+  private static String[] configValues(Enum<?>[] values) {
+    String[] names = new String[values.length];
+    for (int i = 0; i < values.length; i++) {
+      names[i] = values[i].name().toLowerCase(Locale.ROOT);
+    }
+    return names;
+  }
+
+  private static ConfigDef.Recommender visibleWhenStartIs(StartMode mode) {
+    return new ConfigDef.Recommender() {
+      @Override
+      public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+        return List.of();
+      }
+
+      @Override
+      public boolean visible(String name, Map<String, Object> parsedConfig) {
+        return mode.configValue()
+            .equalsIgnoreCase(String.valueOf(parsedConfig.get(START_POSITION)));
+      }
+    };
+  }
+
+  private Map<String, String> crossKeyIssues() {
+    Map<String, String> issues = new java.util.LinkedHashMap<>();
+    boolean hasList = !getList(TABLES).isEmpty();
+    boolean hasRegex = getString(TABLES_REGEX) != null;
+    if (hasList == hasRegex) {
+      issues.put(
+          TABLES,
+          "set exactly one of '"
+              + TABLES
+              + "' (a list of <database>.<table>) or '"
+              + TABLES_REGEX
+              + "' (a regular expression)");
+    }
+    StartMode mode = startMode();
+    if (mode == StartMode.SNAPSHOT && getLong(START_SNAPSHOT_ID) == null) {
+      issues.put(START_SNAPSHOT_ID, "required when " + START_POSITION + "=snapshot");
+    }
+    if (mode == StartMode.TIMESTAMP && getLong(START_TIMESTAMP_MS) == null) {
+      issues.put(START_TIMESTAMP_MS, "required when " + START_POSITION + "=timestamp");
+    }
+    return issues;
+  }
+
+  /** The tables to publish: either the explicit list or the regex. */
+  public TableSelector tableSelector() {
+    String regex = getString(TABLES_REGEX);
+    if (regex != null) {
+      return TableSelector.matching(Pattern.compile(regex));
+    }
+    return TableSelector.listed(
+        getList(TABLES).stream().map(entry -> TableNames.parse(TABLES, entry)).toList());
+  }
+
+  public Duration discoveryInterval() {
+    return Duration.ofMillis(getLong(TABLES_DISCOVERY_INTERVAL_MS));
+  }
+
+  public StartMode startMode() {
+    return StartMode.valueOf(getString(START_POSITION).toUpperCase(Locale.ROOT));
+  }
+
+  /** The reader's start position for tables without a stored offset. */
+  public StartPosition startPosition() {
+    return switch (startMode()) {
+      case FULL -> new StartPosition.FullThenChanges();
+      case LATEST -> new StartPosition.Latest();
+      case SNAPSHOT -> new StartPosition.FromSnapshot(getLong(START_SNAPSHOT_ID));
+      case TIMESTAMP -> new StartPosition.FromTimestamp(getLong(START_TIMESTAMP_MS));
+    };
+  }
+
+  public Duration pollInterval() {
+    return Duration.ofMillis(getLong(POLL_INTERVAL_MS));
+  }
+
+  public int batchSize() {
+    return getInt(BATCH_SIZE);
+  }
+
+  /** Prefix of Paimon consumer ids; the connector name unless set. */
+  public String consumerIdPrefix(String connectorName) {
+    return Optional.ofNullable(getString(CONSUMER_ID))
+        .orElse(connectorName.replaceAll("[^A-Za-z0-9_.-]", "_"));
+  }
+
+  public String topicNameFormat() {
+    return getString(TOPIC_NAME_FORMAT);
+  }
+
+  public RecordFormat recordFormat() {
+    return RecordFormat.valueOf(getString(RECORD_FORMAT).toUpperCase(Locale.ROOT));
+  }
+
+  public String flatOpField() {
+    return getString(FLAT_OP_FIELD);
+  }
+
+  public boolean tombstonesOnDelete() {
+    return getBoolean(TOMBSTONES_ON_DELETE);
+  }
+}

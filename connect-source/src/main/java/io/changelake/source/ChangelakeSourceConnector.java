@@ -1,0 +1,177 @@
+package io.changelake.source;
+
+import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.source.assign.TableAssignment;
+import io.changelake.source.assign.TableDiscovery;
+import io.changelake.source.assign.TaskAssigner;
+import io.changelake.source.offset.SourceOffsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.config.Config;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.connector.Task;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.source.ConnectorTransactionBoundaries;
+import org.apache.kafka.connect.source.ExactlyOnceSupport;
+import org.apache.kafka.connect.source.SourceConnector;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes the changelogs of Paimon tables to Kafka topics. Watches the catalog so tables created
+ * later (matching the list or regex) are picked up without a restart.
+ */
+public final class ChangelakeSourceConnector extends SourceConnector {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangelakeSourceConnector.class);
+
+  /** Discovery failures in a row before the connector reports itself failed. */
+  private static final int MAX_DISCOVERY_FAILURES = 5;
+
+  private Map<String, String> props;
+  private Catalog catalog;
+  private TableDiscovery discovery;
+  private ScheduledExecutorService monitor;
+  private volatile Map<Identifier, Integer> tables;
+  private int discoveryFailures;
+
+  @Override
+  public String version() {
+    return Versions.CONNECTOR_VERSION;
+  }
+
+  @Override
+  public void start(Map<String, String> props) {
+    this.props = Map.copyOf(props);
+    ChangelakeSourceConfig config = new ChangelakeSourceConfig(props);
+    catalog = LakeCatalogs.open(props);
+    discovery = new TableDiscovery(catalog, config.tableSelector());
+    tables = discovery.discover();
+    LOG.info("Publishing the changelogs of {} table(s): {}", tables.size(), tables.keySet());
+    monitor =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              Thread thread =
+                  new Thread(runnable, "changelake-source-discovery-" + connectorName());
+              thread.setDaemon(true);
+              return thread;
+            });
+    long interval = config.discoveryInterval().toMillis();
+    monitor.scheduleWithFixedDelay(this::rediscover, interval, interval, TimeUnit.MILLISECONDS);
+  }
+
+  private void rediscover() {
+    try {
+      Map<Identifier, Integer> current = discovery.discover();
+      discoveryFailures = 0;
+      if (!current.equals(tables)) {
+        LOG.info("Tables changed from {} to {}; reassigning tasks", tables, current);
+        tables = current;
+        context().requestTaskReconfiguration();
+      }
+    } catch (RuntimeException e) {
+      discoveryFailures++;
+      LOG.warn(
+          "Listing the catalog for new tables failed ({} of {} tries in a row)",
+          discoveryFailures,
+          MAX_DISCOVERY_FAILURES,
+          e);
+      if (discoveryFailures >= MAX_DISCOVERY_FAILURES) {
+        context()
+            .raiseError(
+                new ConnectException(
+                    "Connector "
+                        + connectorName()
+                        + " could not list the Paimon catalog "
+                        + MAX_DISCOVERY_FAILURES
+                        + " times in a row; check the paimon.* settings and the warehouse's"
+                        + " availability",
+                    e));
+      }
+    }
+  }
+
+  @Override
+  public Class<? extends Task> taskClass() {
+    return ChangelakeSourceTask.class;
+  }
+
+  @Override
+  public List<Map<String, String>> taskConfigs(int maxTasks) {
+    List<Map<String, String>> configs = new ArrayList<>();
+    for (List<TableAssignment> assignments : TaskAssigner.assign(tables, maxTasks)) {
+      Map<String, String> taskProps = new HashMap<>(props);
+      taskProps.put(ChangelakeSourceTask.TASK_TABLES, TableAssignment.encode(assignments));
+      configs.add(taskProps);
+    }
+    return configs;
+  }
+
+  @Override
+  public void stop() {
+    if (monitor != null) {
+      monitor.shutdownNow();
+    }
+    if (catalog != null) {
+      try {
+        catalog.close();
+      } catch (Exception e) {
+        throw new ConnectException("Closing the Paimon catalog failed", e);
+      }
+    }
+  }
+
+  @Override
+  public ConfigDef config() {
+    return ChangelakeSourceConfig.configDef();
+  }
+
+  @Override
+  public Config validate(Map<String, String> connectorConfigs) {
+    Config result = super.validate(connectorConfigs);
+    boolean singleKeysValid =
+        result.configValues().stream().allMatch(value -> value.errorMessages().isEmpty());
+    if (singleKeysValid) {
+      ChangelakeSourceConfig.crossKeyIssues(connectorConfigs)
+          .forEach(
+              (key, message) ->
+                  result.configValues().stream()
+                      .filter(value -> value.name().equals(key))
+                      .forEach(value -> value.addErrorMessage(message)));
+    }
+    return result;
+  }
+
+  @Override
+  public ExactlyOnceSupport exactlyOnceSupport(Map<String, String> connectorConfig) {
+    // offsets are Paimon snapshot positions, which replay identically after any restart
+    return ExactlyOnceSupport.SUPPORTED;
+  }
+
+  @Override
+  public ConnectorTransactionBoundaries canDefineTransactionBoundaries(
+      Map<String, String> connectorConfig) {
+    // with transaction.boundary=connector each Paimon snapshot becomes one Kafka transaction
+    return ConnectorTransactionBoundaries.SUPPORTED;
+  }
+
+  @Override
+  public boolean alterOffsets(
+      Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
+    for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
+      SourceOffsets.parsePartition(entry.getKey());
+      SourceOffsets.parseOffset(entry.getKey(), entry.getValue());
+    }
+    return true;
+  }
+
+  private String connectorName() {
+    return props.getOrDefault("name", "changelake-source");
+  }
+}

@@ -1,0 +1,134 @@
+package io.changelake.source.record;
+
+import io.changelake.lsm.changelog.ChangeBatch;
+import io.changelake.lsm.changelog.ChangeRow;
+import io.changelake.lsm.table.InternalColumns;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Turns the changes of one table into Kafka records. The schemas follow the row type each batch was
+ * read with, so a column added to the table shows up in the next records without a restart.
+ */
+public final class ChangeRecords {
+
+  /**
+   * How records look, the same for every table of a connector.
+   *
+   * @param connectorName goes into {@code source.name}
+   * @param format envelope or flat values
+   * @param flatOpField the operation field of flat values
+   * @param tombstones whether a delete is followed by a tombstone
+   */
+  public record Settings(
+      String connectorName, RecordFormat format, String flatOpField, boolean tombstones) {}
+
+  private final Identifier table;
+  private final String topic;
+  private final List<String> primaryKeys;
+  private final Settings settings;
+
+  private RowType rowType;
+  private StructMapper keys;
+  private ValueFormat values;
+
+  public ChangeRecords(
+      Identifier table, String topic, List<String> primaryKeys, Settings settings) {
+    this.table = table;
+    this.topic = topic;
+    this.primaryKeys =
+        primaryKeys.stream().filter(name -> !InternalColumns.isInternal(name)).toList();
+    this.settings = settings;
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  /**
+   * Appends the records of one change to {@code out}: one event, and a tombstone after a delete
+   * when configured.
+   *
+   * @param batch the batch holding the change (its snapshot and row type)
+   * @param change the change
+   * @param snapshotFlag {@code source.snapshot}: true, last or false
+   * @param sourcePartition the Connect source partition of the reader
+   * @param sourceOffset the Connect offset just after this change
+   */
+  public void append(
+      ChangeBatch batch,
+      ChangeRow change,
+      String snapshotFlag,
+      Map<String, ?> sourcePartition,
+      Map<String, ?> sourceOffset,
+      List<SourceRecord> out) {
+    useRowType(batch.rowType());
+    Op op = Op.of(change, change.position().fullState());
+    InternalRow before = change.before();
+    InternalRow after = change.after();
+    if (op == Op.DELETE && before == null) {
+      // a lone -U or a -D carries its row in whichever field the reader filled
+      before = after;
+      after = null;
+    }
+    InternalRow keyRow = after != null ? after : before;
+    Struct key = keys == null ? null : keys.toStruct(keyRow);
+    SourceInfo source =
+        new SourceInfo(
+            settings.connectorName(),
+            table.getDatabaseName(),
+            table.getObjectName(),
+            batch.snapshotId(),
+            batch.commitKind(),
+            snapshotFlag);
+    long now = System.currentTimeMillis();
+    Struct value = values.value(op, before, after, source, now);
+    out.add(
+        new SourceRecord(
+            sourcePartition,
+            sourceOffset,
+            topic,
+            null,
+            keys == null ? null : keys.schema(),
+            key,
+            values.schema(),
+            value,
+            now));
+    if (op == Op.DELETE
+        && settings.tombstones()
+        && key != null
+        && change.kind() == org.apache.paimon.types.RowKind.DELETE) {
+      out.add(
+          new SourceRecord(
+              sourcePartition, sourceOffset, topic, null, keys.schema(), key, null, null, now));
+    }
+  }
+
+  private void useRowType(RowType newRowType) {
+    if (newRowType.equals(rowType)) {
+      return;
+    }
+    List<String> columns =
+        newRowType.getFields().stream()
+            .map(DataField::name)
+            .filter(name -> !InternalColumns.isInternal(name))
+            .toList();
+    keys =
+        primaryKeys.isEmpty()
+            ? null
+            : new StructMapper(newRowType, primaryKeys, topic + ".Key", false);
+    StructMapper rows = new StructMapper(newRowType, columns, topic + ".Value", true);
+    values =
+        switch (settings.format()) {
+          case ENVELOPE -> new EnvelopeFormat(topic, rows);
+          case FLAT -> new FlatFormat(topic, rows, settings.flatOpField());
+        };
+    rowType = newRowType;
+  }
+}

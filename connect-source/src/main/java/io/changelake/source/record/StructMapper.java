@@ -1,0 +1,69 @@
+package io.changelake.source.record;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Turns rows of one row type into structs of chosen columns; built once per schema so field lookups
+ * are not repeated per row.
+ */
+final class StructMapper {
+  private final Schema schema;
+  private final List<Column> columns;
+
+  private record Column(DataField field, InternalRow.FieldGetter getter, Schema schema) {}
+
+  /**
+   * @param rowType the type rows are read with
+   * @param names the columns to keep, in output order
+   * @param schemaName name of the struct schema
+   * @param optional whether the struct itself is optional
+   */
+  StructMapper(RowType rowType, List<String> names, String schemaName, boolean optional) {
+    List<DataField> fields = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    for (String name : names) {
+      int position = rowType.getFieldIndex(name);
+      if (position < 0) {
+        throw new IllegalArgumentException(
+            "Column '" + name + "' is not in row type " + rowType.getFieldNames());
+      }
+      fields.add(rowType.getFields().get(position));
+      positions.add(position);
+    }
+    this.schema = ConnectSchemas.structOf(schemaName, fields, optional);
+    this.columns = new ArrayList<>(fields.size());
+    for (int i = 0; i < fields.size(); i++) {
+      DataField field = fields.get(i);
+      columns.add(
+          new Column(
+              field,
+              InternalRow.createFieldGetter(field.type(), positions.get(i)),
+              schema.field(field.name()).schema()));
+    }
+  }
+
+  Schema schema() {
+    return schema;
+  }
+
+  /** The struct of {@code row}, or null for a null row. */
+  Struct toStruct(InternalRow row) {
+    if (row == null) {
+      return null;
+    }
+    Struct struct = new Struct(schema);
+    for (Column column : columns) {
+      Object value = column.getter().getFieldOrNull(row);
+      struct.put(
+          column.field().name(),
+          ConnectSchemas.valueOf(column.field().type(), column.schema(), value));
+    }
+    return struct;
+  }
+}

@@ -1,0 +1,19 @@
+package io.changelake.source.record;
+
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.InternalRow;
+
+/** The shape of record values: Debezium's envelope or a flat row. Built per table schema. */
+sealed interface ValueFormat permits EnvelopeFormat, FlatFormat {
+
+  Schema schema();
+
+  /**
+   * The value of one change.
+   *
+   * @param before the old row, null when unknown or for inserts
+   * @param after the new row, null for deletes
+   */
+  Struct value(Op op, InternalRow before, InternalRow after, SourceInfo source, long tsMs);
+}
