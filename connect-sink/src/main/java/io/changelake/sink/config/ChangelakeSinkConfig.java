@@ -1,0 +1,779 @@
+package io.changelake.sink.config;
+
+import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.sink.route.RegexRules;
+import io.changelake.sink.route.TableNameFormat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * Every setting of the sink. Table settings exist twice: as defaults ({@code table.<setting>}) and
+ * per table ({@code table.<table-name>.<setting>}); Paimon catalog options pass through under
+ * {@code paimon.*}, Paimon table options under {@code table.option.*} and {@code
+ * table.<table-name>.option.*}.
+ */
+public final class ChangelakeSinkConfig extends AbstractConfig {
+
+  public static final String CATALOG_GROUP = "Catalog";
+  public static final String INPUT_GROUP = "Input";
+  public static final String ROUTING_GROUP = "Routing";
+  public static final String TABLE_GROUP = "Tables";
+  public static final String COMMIT_GROUP = "Commits";
+  public static final String COMPACTION_GROUP = "Compaction";
+
+  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+
+  public static final String INPUT_FORMAT = "input.format";
+  public static final String FLATTENED_OP_FIELD = "input.flattened.op.field";
+  public static final String FLATTENED_DELETED_FIELD = "input.flattened.deleted.field";
+
+  public static final String ROUTE_DATABASE = "route.database";
+  public static final String ROUTE_TABLE_FORMAT = "route.table.format";
+  public static final String ROUTE_REGEX_RULES = "route.regex.rules";
+  public static final String ROUTE_SANITIZE = "route.sanitize";
+
+  public static final String TABLE_PREFIX = "table.";
+  public static final String TABLE_OPTION_PREFIX = TABLE_PREFIX + "option.";
+
+  /** Setting names shared by the {@code table.*} defaults and the per-table overrides. */
+  public static final String AUTO_CREATE = "auto-create";
+
+  public static final String MERGE_ENGINE = "merge-engine";
+  public static final String BUCKETS = "buckets";
+  public static final String PARTITION_KEYS = "partition-keys";
+  public static final String PRIMARY_KEY_FIELDS = "primary-key-fields";
+  public static final String SEQUENCE_FIELDS = "sequence-fields";
+  public static final String CHANGELOG_PRODUCER = "changelog-producer";
+  public static final String DELETE_POLICY = "delete-policy";
+  public static final String TRUNCATE_POLICY = "truncate-policy";
+  static final String OPTION = "option";
+
+  public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+  public static final String COMMIT_BUFFER_BYTES = "commit.buffer.bytes";
+  public static final String WRITER_MEMORY_BYTES = "writer.memory.bytes";
+  public static final String WRITER_SPILL_DIR = "writer.spill.dir";
+  public static final String WRITER_IDLE_TIMEOUT_MS = "writer.idle.timeout.ms";
+
+  public static final String COMPACTION_INTERVAL_MS = "compaction.interval.ms";
+  public static final String COMPACTION_FULL = "compaction.full";
+  public static final String SNAPSHOT_RETAIN_MIN = "compaction.snapshots.retain.min";
+  public static final String SNAPSHOT_RETAIN_MAX = "compaction.snapshots.retain.max";
+  public static final String SNAPSHOT_TIME_RETAINED_MS = "compaction.snapshots.time.retained.ms";
+  public static final String ORPHAN_FILES_OLDER_THAN_MS = "compaction.orphan.files.older.than.ms";
+
+  private static final ConfigDef TABLE_SETTINGS_DEF = tableSettingsDef("");
+  private static final ConfigDef CONFIG_DEF = buildConfigDef();
+
+  private final Map<String, String> originalStrings;
+
+  public ChangelakeSinkConfig(Map<String, String> props) {
+    super(CONFIG_DEF, props);
+    this.originalStrings = Map.copyOf(props);
+    // overrides are outside the ConfigDef (their keys name tables); parse them now so a typo
+    // fails at start, not at the first record of that table
+    for (String table : overriddenTables(props)) {
+      tableSettings(table);
+    }
+  }
+
+  /** The definition of every key, for Connect's validation and the generated documentation. */
+  public static ConfigDef configDef() {
+    return new ConfigDef(CONFIG_DEF);
+  }
+
+  private static ConfigDef buildConfigDef() {
+    ConfigDef def = new ConfigDef();
+    int order = 0;
+    def.define(
+        WAREHOUSE,
+        Type.STRING,
+        ConfigDef.NO_DEFAULT_VALUE,
+        new ConfigDef.NonEmptyString(),
+        Importance.HIGH,
+        "Root of the Paimon warehouse, e.g. file:///var/lake or s3://bucket/lake. Every other"
+            + " key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
+            + " removed (paimon.s3.endpoint, paimon.metastore=jdbc, paimon.lock.enabled, ...)."
+            + " Several workers sharing one warehouse on S3 or on a shared disk need a catalog"
+            + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).",
+        CATALOG_GROUP,
+        ++order,
+        Width.LONG,
+        "Warehouse");
+
+    order = 0;
+    def.define(
+        INPUT_FORMAT,
+        Type.STRING,
+        InputFormat.AUTO.configName(),
+        enumValidator(InputFormat.values()),
+        Importance.MEDIUM,
+        "Shape of the record values: 'envelope' for Debezium change events (op, before, after,"
+            + " source), 'flattened' for rows produced by Debezium's ExtractNewRecordState"
+            + " transform, 'auto' to tell them apart per record by the value schema (a struct"
+            + " with op and after/before fields is an envelope).",
+        INPUT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Input format",
+        enumRecommender(InputFormat.values()));
+    def.define(
+        FLATTENED_OP_FIELD,
+        Type.STRING,
+        "__op",
+        new ConfigDef.NonEmptyString(),
+        Importance.LOW,
+        "Field of flattened records holding the Debezium operation (ExtractNewRecordState with"
+            + " add.fields=op). Records without it are treated as upserts.",
+        INPUT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Flattened op field");
+    def.define(
+        FLATTENED_DELETED_FIELD,
+        Type.STRING,
+        "__deleted",
+        new ConfigDef.NonEmptyString(),
+        Importance.LOW,
+        "Field of flattened records marking deletes (ExtractNewRecordState with"
+            + " delete.tombstone.handling.mode=rewrite). 'true' makes the record a delete.",
+        INPUT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Flattened deleted field");
+
+    order = 0;
+    def.define(
+        ROUTE_DATABASE,
+        Type.STRING,
+        "default",
+        new ConfigDef.NonEmptyString(),
+        Importance.MEDIUM,
+        "Paimon database the tables are created in; created when missing.",
+        ROUTING_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Database");
+    def.define(
+        ROUTE_TABLE_FORMAT,
+        Type.STRING,
+        "${topic}",
+        new NameFormatValidator(),
+        Importance.HIGH,
+        "Name of the table a record goes to. Placeholders: ${topic}, ${source.db},"
+            + " ${source.schema}, ${source.table} (the last three from the Debezium source"
+            + " block). A name without placeholders sends every topic to one table. Used when no"
+            + " rule of route.regex.rules matches.",
+        ROUTING_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Table name format");
+    def.define(
+        ROUTE_REGEX_RULES,
+        Type.STRING,
+        "",
+        new RegexRulesValidator(),
+        Importance.MEDIUM,
+        "Topic-to-table rules tried in order before route.table.format, separated by ';', each"
+            + " 'regex=>replacement' matched against the whole topic name, e.g."
+            + " 'dbserver1\\.inventory\\.(.*)=>inv_$1;audit\\..*=>audit_log'.",
+        ROUTING_GROUP,
+        ++order,
+        Width.LONG,
+        "Regex rules");
+    def.define(
+        ROUTE_SANITIZE,
+        Type.BOOLEAN,
+        true,
+        Importance.LOW,
+        "Make table names portable: lower case, every character outside [a-z0-9_] becomes '_'"
+            + " (so topic 'server1.public.orders' becomes table 'server1_public_orders').",
+        ROUTING_GROUP,
+        ++order,
+        Width.SHORT,
+        "Sanitize names");
+
+    tableSettingsDefinitions(def, TABLE_PREFIX, true);
+    def.define(
+        TABLE_OPTION_PREFIX + "*",
+        Type.STRING,
+        "",
+        Importance.LOW,
+        "Not a key itself: every 'table.option.<paimon-option>' key sets that Paimon table option"
+            + " on created tables (e.g. table.option.file.format=orc), and"
+            + " 'table.<table>.<setting>' / 'table.<table>.option.<paimon-option>' override any"
+            + " table setting for one table, e.g. table.customers.merge-engine=partial-update.",
+        TABLE_GROUP,
+        100,
+        Width.LONG,
+        "Paimon table options and per-table overrides");
+
+    order = 0;
+    def.define(
+        COMMIT_INTERVAL_MS,
+        Type.LONG,
+        30_000L,
+        ConfigDef.Range.atLeast(100),
+        Importance.HIGH,
+        "Longest time rows stay buffered before they are committed as one snapshot per table."
+            + " Rows become visible to readers when committed; shorter means fresher tables and"
+            + " more small files (compaction merges them).",
+        COMMIT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Commit interval");
+    def.define(
+        COMMIT_BUFFER_BYTES,
+        Type.LONG,
+        64L * 1024 * 1024,
+        ConfigDef.Range.atLeast(1024),
+        Importance.MEDIUM,
+        "Commit earlier than commit.interval.ms once the writers of a task buffer this many"
+            + " bytes.",
+        COMMIT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Commit buffer size");
+    def.define(
+        WRITER_MEMORY_BYTES,
+        Type.LONG,
+        256L * 1024 * 1024,
+        ConfigDef.Range.atLeast(1024 * 1024),
+        Importance.MEDIUM,
+        "Write buffer shared by all tables of one task; beyond it rows spill to"
+            + " writer.spill.dir. Must fit in the worker heap with the other tasks.",
+        COMMIT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Writer memory");
+    def.define(
+        WRITER_SPILL_DIR,
+        Type.STRING,
+        "",
+        Importance.LOW,
+        "Local directory for spill and lookup files; empty for a folder under java.io.tmpdir.",
+        COMMIT_GROUP,
+        ++order,
+        Width.LONG,
+        "Spill directory");
+    def.define(
+        WRITER_IDLE_TIMEOUT_MS,
+        Type.LONG,
+        600_000L,
+        ConfigDef.Range.atLeast(1000),
+        Importance.LOW,
+        "Writers of tables that received nothing for this long are closed (after their rows"
+            + " were committed), so many rarely written tables do not hold memory.",
+        COMMIT_GROUP,
+        ++order,
+        Width.SHORT,
+        "Idle writer timeout");
+
+    order = 0;
+    def.define(
+        COMPACTION_INTERVAL_MS,
+        Type.LONG,
+        300_000L,
+        ConfigDef.Range.atLeast(0),
+        Importance.MEDIUM,
+        "How often each table is compacted, and old snapshots and orphan files removed; 0"
+            + " disables it (run Paimon's compaction job instead). Each table is compacted by"
+            + " exactly one task of the connector, so compaction never conflicts with ingest.",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Compaction interval");
+    def.define(
+        COMPACTION_FULL,
+        Type.BOOLEAN,
+        false,
+        Importance.LOW,
+        "Compact fully (one sorted run per bucket) instead of Paimon's usual minor"
+            + " compaction. Needed for Iceberg-compatible metadata to show the latest rows.",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Full compaction");
+    def.define(
+        SNAPSHOT_RETAIN_MIN,
+        Type.INT,
+        10,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "Snapshots always kept.",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshots kept at least");
+    def.define(
+        SNAPSHOT_RETAIN_MAX,
+        Type.INT,
+        100,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "Snapshots kept at most; must be at least compaction.snapshots.retain.min.",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshots kept at most");
+    def.define(
+        SNAPSHOT_TIME_RETAINED_MS,
+        Type.LONG,
+        3_600_000L,
+        ConfigDef.Range.atLeast(0),
+        Importance.LOW,
+        "Snapshots younger than this are kept (time travel and lagging readers).",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Snapshot retention time");
+    def.define(
+        ORPHAN_FILES_OLDER_THAN_MS,
+        Type.LONG,
+        86_400_000L,
+        ConfigDef.Range.atLeast(3_600_000L),
+        Importance.LOW,
+        "Files no snapshot references and older than this are deleted. Keep it well above the"
+            + " longest commit interval: younger files may belong to a commit in flight.",
+        COMPACTION_GROUP,
+        ++order,
+        Width.SHORT,
+        "Orphan file age");
+    return def;
+  }
+
+  private static ConfigDef tableSettingsDef(String prefix) {
+    ConfigDef def = new ConfigDef();
+    tableSettingsDefinitions(def, prefix, false);
+    return def;
+  }
+
+  /**
+   * Defines the table settings under {@code prefix}; once as the documented {@code table.*}
+   * defaults, once without prefix to parse a table's merged settings.
+   */
+  private static void tableSettingsDefinitions(ConfigDef def, String prefix, boolean documented) {
+    int order = 0;
+    def.define(
+        prefix + AUTO_CREATE,
+        Type.BOOLEAN,
+        true,
+        Importance.MEDIUM,
+        "Create a missing table from the first record routed to it (columns from the record"
+            + " schema, primary key from the record key). When false a missing table stops the"
+            + " task with an error naming it.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Auto-create tables");
+    def.define(
+        prefix + MERGE_ENGINE,
+        Type.STRING,
+        MergeEngine.DEDUPLICATE.paimonName(),
+        new ConfigDef.Validator() {
+          @Override
+          public void ensureValid(String name, Object value) {
+            try {
+              MergeEngine.fromPaimonName(String.valueOf(value));
+            } catch (IllegalArgumentException e) {
+              throw new ConfigException(name, value, e.getMessage());
+            }
+          }
+
+          @Override
+          public String toString() {
+            return "[deduplicate, partial-update, first-row, aggregation]";
+          }
+        },
+        Importance.HIGH,
+        "Merge engine of created tables. 'deduplicate': the latest event of a key wins (the"
+            + " table mirrors the source table). 'partial-update': events of a key are merged"
+            + " column by column, null means 'no value', so several topics can fill one wide"
+            + " table; needs a delete-policy. 'first-row' and 'aggregation' are passed to"
+            + " Paimon as they are (set their options under table.option.*).",
+        TABLE_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Merge engine",
+        recommender(Arrays.stream(MergeEngine.values()).map(MergeEngine::paimonName).toList()));
+    def.define(
+        prefix + BUCKETS,
+        Type.INT,
+        4,
+        ConfigDef.Range.between(1, 1024),
+        Importance.MEDIUM,
+        "Fixed number of buckets of created tables (parallelism of reads and compaction)."
+            + " Paimon's dynamic bucket mode is not offered: its bucket assignment is not safe"
+            + " with several tasks writing one table.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Buckets");
+    def.define(
+        prefix + PARTITION_KEYS,
+        Type.LIST,
+        "",
+        Importance.MEDIUM,
+        "Partition columns of created tables; they become part of the primary key.",
+        TABLE_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Partition keys");
+    def.define(
+        prefix + PRIMARY_KEY_FIELDS,
+        Type.LIST,
+        "",
+        Importance.MEDIUM,
+        "Primary key columns when the record key has no struct schema (e.g. a String key"
+            + " converter). Empty: the fields of the record key are the primary key.",
+        TABLE_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Primary key fields");
+    def.define(
+        prefix + SEQUENCE_FIELDS,
+        Type.LIST,
+        "",
+        Importance.LOW,
+        "Columns ordering the versions of one key. Empty (recommended): the sink adds internal"
+            + " columns with the source position (PostgreSQL LSN, MySQL binlog position, else"
+            + " the source timestamp) and the Kafka offset, which keep per-key order across"
+            + " rebalances, retries and restarts.",
+        TABLE_GROUP,
+        ++order,
+        Width.MEDIUM,
+        "Sequence fields");
+    def.define(
+        prefix + CHANGELOG_PRODUCER,
+        Type.STRING,
+        ChangelogProducer.LOOKUP.paimonName(),
+        new ConfigDef.Validator() {
+          @Override
+          public void ensureValid(String name, Object value) {
+            try {
+              ChangelogProducer.fromPaimonName(String.valueOf(value));
+            } catch (IllegalArgumentException e) {
+              throw new ConfigException(name, value, e.getMessage());
+            }
+          }
+
+          @Override
+          public String toString() {
+            return "[none, input, lookup]";
+          }
+        },
+        Importance.MEDIUM,
+        "Changelog producer of created tables: 'lookup' gives complete update pairs (needed"
+            + " by the Changelake source connector), 'input' stores the events as received,"
+            + " 'none' stores no changelog.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Changelog producer",
+        recommender(
+            Arrays.stream(ChangelogProducer.values()).map(ChangelogProducer::paimonName).toList()));
+    def.define(
+        prefix + DELETE_POLICY,
+        Type.STRING,
+        DeletePolicy.DEFAULT.configName(),
+        enumValidator(DeletePolicy.values()),
+        Importance.MEDIUM,
+        "What a delete event does. 'default': deduplicate and first-row tables remove the row,"
+            + " partial-update tables need an explicit choice. 'remove-row': remove the whole"
+            + " row. 'ignore': keep the row.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Delete policy",
+        enumRecommender(DeletePolicy.values()));
+    def.define(
+        prefix + TRUNCATE_POLICY,
+        Type.STRING,
+        TruncatePolicy.DELETE_ALL.configName(),
+        enumValidator(TruncatePolicy.values()),
+        Importance.MEDIUM,
+        "What a truncate event (op 't') does. 'delete-all': commit what is buffered, then"
+            + " empty the table in its own snapshot. 'ignore': keep the rows. 'fail': stop the"
+            + " task with an error naming the record.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Truncate policy",
+        enumRecommender(TruncatePolicy.values()));
+  }
+
+  // ---- typed access ----
+
+  public InputFormat inputFormat() {
+    return InputFormat.fromConfigName(getString(INPUT_FORMAT));
+  }
+
+  public String flattenedOpField() {
+    return getString(FLATTENED_OP_FIELD);
+  }
+
+  public String flattenedDeletedField() {
+    return getString(FLATTENED_DELETED_FIELD);
+  }
+
+  public String database() {
+    return getString(ROUTE_DATABASE);
+  }
+
+  public TableNameFormat tableNameFormat() {
+    return TableNameFormat.parse(getString(ROUTE_TABLE_FORMAT));
+  }
+
+  public RegexRules regexRules() {
+    return RegexRules.parse(getString(ROUTE_REGEX_RULES));
+  }
+
+  public boolean sanitizeNames() {
+    return getBoolean(ROUTE_SANITIZE);
+  }
+
+  public Duration commitInterval() {
+    return Duration.ofMillis(getLong(COMMIT_INTERVAL_MS));
+  }
+
+  public long commitBufferBytes() {
+    return getLong(COMMIT_BUFFER_BYTES);
+  }
+
+  public long writerMemoryBytes() {
+    return getLong(WRITER_MEMORY_BYTES);
+  }
+
+  /** The spill directory, or empty to pick one under java.io.tmpdir. */
+  public Path spillDirectory() {
+    String dir = getString(WRITER_SPILL_DIR);
+    return dir.isBlank()
+        ? Path.of(System.getProperty("java.io.tmpdir"), "changelake-sink")
+        : Path.of(dir);
+  }
+
+  public Duration writerIdleTimeout() {
+    return Duration.ofMillis(getLong(WRITER_IDLE_TIMEOUT_MS));
+  }
+
+  /** Compaction interval; zero when the sink does not compact. */
+  public Duration compactionInterval() {
+    return Duration.ofMillis(getLong(COMPACTION_INTERVAL_MS));
+  }
+
+  public boolean fullCompaction() {
+    return getBoolean(COMPACTION_FULL);
+  }
+
+  public int snapshotsRetainMin() {
+    return getInt(SNAPSHOT_RETAIN_MIN);
+  }
+
+  public int snapshotsRetainMax() {
+    return getInt(SNAPSHOT_RETAIN_MAX);
+  }
+
+  public Duration snapshotTimeRetained() {
+    return Duration.ofMillis(getLong(SNAPSHOT_TIME_RETAINED_MS));
+  }
+
+  public Duration orphanFilesOlderThan() {
+    return Duration.ofMillis(getLong(ORPHAN_FILES_OLDER_THAN_MS));
+  }
+
+  /** Every {@code paimon.*} key, prefix kept, for {@link LakeCatalogs#open(Map)}. */
+  public Map<String, String> catalogProperties() {
+    Map<String, String> catalog = new HashMap<>();
+    originalStrings.forEach(
+        (k, v) -> {
+          if (k.startsWith(LakeCatalogs.PREFIX)) {
+            catalog.put(k, v);
+          }
+        });
+    return catalog;
+  }
+
+  /** Every original property as given, for settings outside this class (schema evolution). */
+  public Map<String, String> originalStrings() {
+    return originalStrings;
+  }
+
+  /** The settings of {@code table}: the defaults with its {@code table.<table>.*} overrides. */
+  public TableSettings tableSettings(String table) {
+    Map<String, String> merged = new HashMap<>();
+    Map<String, String> options = new LinkedHashMap<>();
+    String own = TABLE_PREFIX + table + ".";
+    // defaults first, then the table's own keys win
+    for (Map.Entry<String, String> e : originalStrings.entrySet()) {
+      String key = e.getKey();
+      if (key.startsWith(TABLE_OPTION_PREFIX)) {
+        options.put(key.substring(TABLE_OPTION_PREFIX.length()), e.getValue());
+      } else if (key.startsWith(TABLE_PREFIX) && isTableSetting(key.substring(6))) {
+        merged.put(key.substring(TABLE_PREFIX.length()), e.getValue());
+      }
+    }
+    for (Map.Entry<String, String> e : originalStrings.entrySet()) {
+      String key = e.getKey();
+      if (!key.startsWith(own)) {
+        continue;
+      }
+      String setting = key.substring(own.length());
+      if (setting.startsWith(OPTION + ".")) {
+        options.put(setting.substring(OPTION.length() + 1), e.getValue());
+      } else if (isTableSetting(setting)) {
+        merged.put(setting, e.getValue());
+      } else {
+        throw new ConfigException(
+            key,
+            e.getValue(),
+            "Unknown table setting '"
+                + setting
+                + "'. Per-table keys are table.<table>.<setting> with <setting> one of "
+                + TABLE_SETTINGS_DEF.names()
+                + ", or table.<table>.option.<paimon-table-option>");
+      }
+    }
+    Map<String, Object> parsed;
+    try {
+      parsed = TABLE_SETTINGS_DEF.parse(merged);
+    } catch (ConfigException e) {
+      throw new ConfigException(
+          "Invalid settings for table '" + table + "' (table." + table + ".*): " + e.getMessage());
+    }
+    return new TableSettings(
+        table,
+        (Boolean) parsed.get(AUTO_CREATE),
+        MergeEngine.fromPaimonName((String) parsed.get(MERGE_ENGINE)),
+        (Integer) parsed.get(BUCKETS),
+        stringList(parsed.get(PARTITION_KEYS)),
+        stringList(parsed.get(PRIMARY_KEY_FIELDS)),
+        stringList(parsed.get(SEQUENCE_FIELDS)),
+        ChangelogProducer.fromPaimonName((String) parsed.get(CHANGELOG_PRODUCER)),
+        DeletePolicy.fromConfigName((String) parsed.get(DELETE_POLICY)),
+        TruncatePolicy.fromConfigName((String) parsed.get(TRUNCATE_POLICY)),
+        options);
+  }
+
+  /** Names of tables that have {@code table.<table>.*} overrides. */
+  public static Set<String> overriddenTables(Map<String, String> props) {
+    Set<String> tables = new TreeSet<>();
+    for (String key : props.keySet()) {
+      if (!key.startsWith(TABLE_PREFIX) || key.startsWith(TABLE_OPTION_PREFIX)) {
+        continue;
+      }
+      String rest = key.substring(TABLE_PREFIX.length());
+      int dot = rest.indexOf('.');
+      // the defaults are single words (table.merge-engine); overrides have a table segment
+      if (dot > 0) {
+        tables.add(rest.substring(0, dot));
+      }
+    }
+    return tables;
+  }
+
+  private static boolean isTableSetting(String name) {
+    return TABLE_SETTINGS_DEF.names().contains(name);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> stringList(Object value) {
+    List<String> out = new ArrayList<>();
+    for (String s : (List<String>) value) {
+      if (!s.isBlank()) {
+        out.add(s.trim());
+      }
+    }
+    return out;
+  }
+
+  private static <E extends Enum<E>> ConfigDef.Validator enumValidator(E[] values) {
+    List<String> names =
+        Arrays.stream(values)
+            .map(v -> v.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+            .toList();
+    return new ConfigDef.Validator() {
+      @Override
+      public void ensureValid(String name, Object value) {
+        if (value == null
+            || !names.contains(String.valueOf(value).trim().toLowerCase(Locale.ROOT))) {
+          throw new ConfigException(name, value, "Must be one of " + names);
+        }
+      }
+
+      @Override
+      public String toString() {
+        return names.toString();
+      }
+    };
+  }
+
+  private static <E extends Enum<E>> ConfigDef.Recommender enumRecommender(E[] values) {
+    return recommender(
+        Arrays.stream(values)
+            .map(v -> v.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+            .toList());
+  }
+
+  private static ConfigDef.Recommender recommender(List<String> values) {
+    List<Object> copy = List.copyOf(values);
+    return new ConfigDef.Recommender() {
+      @Override
+      public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+        return copy;
+      }
+
+      @Override
+      public boolean visible(String name, Map<String, Object> parsedConfig) {
+        return true;
+      }
+    };
+  }
+
+  private static final class NameFormatValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        TableNameFormat.parse(String.valueOf(value));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "name with ${topic}, ${source.db}, ${source.schema}, ${source.table}";
+    }
+  }
+
+  private static final class RegexRulesValidator implements ConfigDef.Validator {
+    @Override
+    public void ensureValid(String name, Object value) {
+      try {
+        RegexRules.parse(String.valueOf(value));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(name, value, e.getMessage());
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "regex=>replacement;...";
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package io.changelake.sink.config;
+
+import java.util.Locale;
+
+/** What a delete event does to a table. */
+public enum DeletePolicy {
+  /**
+   * The merge engine's own behaviour: deduplicate and first-row remove the row; partial-update
+   * tables reject deletes, so they need one of the other policies.
+   */
+  DEFAULT,
+  /** Remove the whole row (partial-update: {@code partial-update.remove-record-on-delete}). */
+  REMOVE_ROW,
+  /** Keep the row; deletes are dropped (Paimon's {@code ignore-delete}). */
+  IGNORE;
+
+  /** The name used in configs, e.g. {@code remove-row}. */
+  public String configName() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  static DeletePolicy fromConfigName(String value) {
+    return DeletePolicy.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+  }
+}

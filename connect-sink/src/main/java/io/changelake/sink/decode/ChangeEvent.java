@@ -1,0 +1,41 @@
+package io.changelake.sink.decode;
+
+import org.apache.kafka.connect.data.Struct;
+
+/** One decoded record: a row change, a truncate, or a tombstone. */
+public sealed interface ChangeEvent {
+
+  Origin origin();
+
+  /**
+   * A change of one row.
+   *
+   * @param op the operation
+   * @param key the record key as a struct, or null when the key has no struct schema
+   * @param before the row before the change; null for inserts, for updates without REPLICA IDENTITY
+   *     FULL, and may hold only the key columns for deletes
+   * @param after the row after the change; null for deletes
+   * @param source source database, schema, table and position
+   */
+  record RowChange(Origin origin, Op op, Struct key, Struct before, Struct after, SourceInfo source)
+      implements ChangeEvent {
+
+    /** The struct carrying the row's columns: {@code after}, or {@code before} for deletes. */
+    public Struct row() {
+      return op == Op.DELETE ? before : after;
+    }
+
+    public boolean isDelete() {
+      return op == Op.DELETE;
+    }
+  }
+
+  /** The source table was truncated ({@code op = t}). */
+  record Truncate(Origin origin, SourceInfo source) implements ChangeEvent {}
+
+  /**
+   * A record with a null value. Debezium sends one after each delete so log compaction can drop the
+   * key; the delete itself already arrived, so tombstones change nothing.
+   */
+  record Tombstone(Origin origin) implements ChangeEvent {}
+}

@@ -1,0 +1,66 @@
+package io.changelake.sink.decode;
+
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/** Decodes Debezium change envelopes: {@code op}, {@code before}, {@code after}, {@code source}. */
+public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
+
+  /** True when the value schema is a Debezium envelope. */
+  public static boolean isEnvelope(Schema valueSchema) {
+    if (valueSchema == null || valueSchema.type() != Schema.Type.STRUCT) {
+      return false;
+    }
+    if (valueSchema.name() != null && valueSchema.name().endsWith(".Envelope")) {
+      return true;
+    }
+    return valueSchema.field("op") != null
+        && (valueSchema.field("after") != null || valueSchema.field("before") != null);
+  }
+
+  @Override
+  public ChangeEvent decode(SinkRecord record) {
+    Origin origin = EnvelopeDecoder.originOf(record);
+    if (record.value() == null) {
+      return new ChangeEvent.Tombstone(origin);
+    }
+    if (!(record.value() instanceof Struct value) || !isEnvelope(value.schema())) {
+      throw new DecodingException(
+          "The value is not a Debezium change envelope (a struct with op, before, after and"
+              + " source); flattened rows need input.format=flattened or auto, and the value"
+              + " converter must produce structs (JsonConverter with schemas.enable=true, Avro)");
+    }
+    Object opValue = SourceBlocks.get(value, "op");
+    if (!(opValue instanceof String op)) {
+      throw new DecodingException("The envelope has no 'op' value");
+    }
+    Struct sourceBlock = SourceBlocks.get(value, "source") instanceof Struct s ? s : null;
+    SourceInfo source =
+        sourceBlock == null
+            ? SourceInfo.none(origin.timestamp())
+            : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp());
+    if (op.equals("t")) {
+      return new ChangeEvent.Truncate(origin, source);
+    }
+    Op operation;
+    try {
+      operation = Op.fromCode(op);
+    } catch (IllegalArgumentException e) {
+      throw new DecodingException(e.getMessage());
+    }
+    Struct before = SourceBlocks.get(value, "before") instanceof Struct b ? b : null;
+    Struct after = SourceBlocks.get(value, "after") instanceof Struct a ? a : null;
+    if (operation == Op.DELETE
+        ? before == null && !(record.key() instanceof Struct)
+        : after == null) {
+      throw new DecodingException(
+          "A '"
+              + op
+              + "' event without "
+              + (operation == Op.DELETE ? "'before' or a struct key" : "'after'"));
+    }
+    Struct key = record.key() instanceof Struct k ? k : null;
+    return new ChangeEvent.RowChange(origin, operation, key, before, after, source);
+  }
+}

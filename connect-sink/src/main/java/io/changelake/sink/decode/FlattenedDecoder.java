@@ -1,0 +1,117 @@
+package io.changelake.sink.decode;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+
+/**
+ * Decodes rows flattened by Debezium's {@code ExtractNewRecordState}. Metadata it adds (every field
+ * starting with {@code __}, e.g. {@code __op}, {@code __deleted}, {@code __lsn}, {@code
+ * __source_ts_ms}) is read and left out of the row. A tombstone with a struct key is a delete: that
+ * is how ExtractNewRecordState passes deletes on unless told to rewrite them.
+ */
+public final class FlattenedDecoder implements EnvelopeDecoder {
+  static final String METADATA_PREFIX = "__";
+  private static final int SCHEMA_CACHE_SIZE = 256;
+
+  private final String opField;
+  private final String deletedField;
+  private final Map<Schema, Schema> rowSchemas =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Schema, Schema> eldest) {
+          return size() > SCHEMA_CACHE_SIZE;
+        }
+      };
+
+  public FlattenedDecoder(String opField, String deletedField) {
+    this.opField = opField;
+    this.deletedField = deletedField;
+  }
+
+  @Override
+  public ChangeEvent decode(SinkRecord record) {
+    Origin origin = EnvelopeDecoder.originOf(record);
+    if (record.value() == null) {
+      // ExtractNewRecordState's default turns deletes into tombstones: with a key, it is a delete
+      if (record.key() instanceof Struct key) {
+        SourceInfo unknown =
+            new SourceInfo(
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                SourcePosition.unknown());
+        return new ChangeEvent.RowChange(origin, Op.DELETE, key, null, null, unknown);
+      }
+      return new ChangeEvent.Tombstone(origin);
+    }
+    if (!(record.value() instanceof Struct value)) {
+      throw new DecodingException(
+          "The value is not a struct; the value converter must produce structs (JsonConverter"
+              + " with schemas.enable=true, Avro)");
+    }
+    SourceInfo source =
+        SourceBlocks.read(
+            name -> {
+              Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
+              return own != null
+                  ? own
+                  : SourceBlocks.get(value, METADATA_PREFIX + "source_" + name);
+            },
+            origin.timestamp());
+    Object opValue = SourceBlocks.get(value, opField);
+    if ("t".equals(opValue)) {
+      return new ChangeEvent.Truncate(origin, source);
+    }
+    Object deleted = SourceBlocks.get(value, deletedField);
+    boolean isDelete =
+        "d".equals(opValue)
+            || Boolean.TRUE.equals(deleted)
+            || (deleted instanceof String s && Boolean.parseBoolean(s));
+    Op op;
+    try {
+      op = isDelete ? Op.DELETE : opValue instanceof String s ? Op.fromCode(s) : Op.UPDATE;
+    } catch (IllegalArgumentException e) {
+      throw new DecodingException(e.getMessage() + " in field '" + opField + "'");
+    }
+    Struct row = rowOf(value);
+    Struct key = record.key() instanceof Struct k ? k : null;
+    return new ChangeEvent.RowChange(
+        origin, op, key, isDelete ? row : null, isDelete ? null : row, source);
+  }
+
+  private Struct rowOf(Struct value) {
+    Schema rowSchema =
+        rowSchemas.computeIfAbsent(value.schema(), FlattenedDecoder::withoutMetadata);
+    if (rowSchema == value.schema()) {
+      return value;
+    }
+    Struct row = new Struct(rowSchema);
+    for (Field f : rowSchema.fields()) {
+      row.put(f.name(), value.get(f.name()));
+    }
+    return row;
+  }
+
+  private static Schema withoutMetadata(Schema schema) {
+    boolean hasMetadata =
+        schema.fields().stream().anyMatch(f -> f.name().startsWith(METADATA_PREFIX));
+    if (!hasMetadata) {
+      return schema;
+    }
+    SchemaBuilder builder = SchemaBuilder.struct().name(schema.name()).version(schema.version());
+    if (schema.isOptional()) {
+      builder.optional();
+    }
+    for (Field f : schema.fields()) {
+      if (!f.name().startsWith(METADATA_PREFIX)) {
+        builder.field(f.name(), f.schema());
+      }
+    }
+    return builder.build();
+  }
+}

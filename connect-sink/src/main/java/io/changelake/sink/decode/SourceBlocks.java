@@ -1,0 +1,51 @@
+package io.changelake.sink.decode;
+
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+
+/**
+ * Reads source information by field name. Debezium's envelopes carry it in the {@code source}
+ * struct ({@code lsn}, {@code file}/{@code pos}, {@code ts_ms}, {@code db}, ...), flattened records
+ * in fields added by ExtractNewRecordState ({@code __lsn}, {@code __source_ts_ms}, ...); both are
+ * read through a lookup from a Debezium field name to its value.
+ */
+final class SourceBlocks {
+  private SourceBlocks() {}
+
+  static SourceInfo read(Function<String, Object> field, long recordTimestamp) {
+    Optional<String> db = text(field.apply("db"));
+    Optional<String> schema = text(field.apply("schema"));
+    Optional<String> table = text(field.apply("table"));
+    return new SourceInfo(db, schema, table, position(field, recordTimestamp));
+  }
+
+  private static SourcePosition position(Function<String, Object> field, long recordTimestamp) {
+    if (field.apply("lsn") instanceof Number lsn) {
+      return new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue());
+    }
+    if (field.apply("file") instanceof String file
+        && !file.isEmpty()
+        && field.apply("pos") instanceof Number pos) {
+      return SourcePosition.binlog(file, pos.longValue());
+    }
+    if (field.apply("ts_ms") instanceof Number ts) {
+      return new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue());
+    }
+    return new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0));
+  }
+
+  /** A field's value by name, or null when the struct has no such field. */
+  static Object get(Struct struct, String name) {
+    if (struct == null) {
+      return null;
+    }
+    Field f = struct.schema().field(name);
+    return f == null ? null : struct.get(f);
+  }
+
+  private static Optional<String> text(Object value) {
+    return value instanceof String s && !s.isEmpty() ? Optional.of(s) : Optional.empty();
+  }
+}
