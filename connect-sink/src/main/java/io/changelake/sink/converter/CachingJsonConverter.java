@@ -1,0 +1,141 @@
+package io.changelake.sink.converter;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.json.JsonConverterConfig;
+import org.apache.kafka.connect.storage.Converter;
+import org.apache.kafka.connect.storage.ConverterType;
+import org.apache.kafka.connect.storage.HeaderConverter;
+import org.apache.kafka.connect.storage.StringConverterConfig;
+
+/**
+ * A drop-in replacement for Kafka's {@link JsonConverter} that returns the same Connect schemas and
+ * values, but parses each distinct embedded schema only once.
+ *
+ * <p>With {@code schemas.enable=true} every message repeats its full schema (for a Debezium
+ * envelope usually more bytes than the row itself), and JsonConverter builds a JSON tree of all of
+ * it before its schema cache can even be consulted. This converter finds the schema by a byte scan,
+ * looks it up by its exact bytes, and reads the payload straight from the token stream. Messages it
+ * has not seen the schema of, and anything unusual (schemas disabled, a fixed {@code
+ * schema.content}, JSON types that do not match the schema), go to an embedded JsonConverter, so
+ * results and error messages are JsonConverter's own. Writing ({@code fromConnectData}) is
+ * JsonConverter's.
+ *
+ * <p>Configuration is JsonConverter's; {@code schemas.cache.size} also bounds this converter's
+ * cache of parsed schemas.
+ */
+public class CachingJsonConverter implements Converter, HeaderConverter {
+
+  private final JsonConverter delegate = new JsonConverter();
+  // the same parser leniency as JsonConverter's deserializer
+  private final JsonFactory jsonFactory =
+      JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS).build();
+  private boolean fastPath;
+  private SchemaCache schemaCache;
+  private PayloadReader payloadReader;
+  private long fastConversions;
+
+  @Override
+  public String version() {
+    String version = CachingJsonConverter.class.getPackage().getImplementationVersion();
+    return version == null ? "unknown" : version;
+  }
+
+  @Override
+  public ConfigDef config() {
+    return JsonConverterConfig.configDef();
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    Map<String, Object> withType = new HashMap<>(configs);
+    withType.put(
+        StringConverterConfig.TYPE_CONFIG,
+        isKey ? ConverterType.KEY.getName() : ConverterType.VALUE.getName());
+    configure(withType);
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs) {
+    delegate.configure(configs);
+    JsonConverterConfig config = new JsonConverterConfig(configs);
+    fastPath = config.schemasEnabled() && config.schemaContent() == null;
+    schemaCache = new SchemaCache(config.schemaCacheSize());
+    payloadReader = new PayloadReader(config.replaceNullWithDefault());
+  }
+
+  @Override
+  public SchemaAndValue toConnectData(String topic, byte[] value) {
+    if (value == null) {
+      return SchemaAndValue.NULL;
+    }
+    EnvelopeSpan span = fastPath ? EnvelopeSpan.locate(value) : null;
+    if (span == null) {
+      return delegate.toConnectData(topic, value);
+    }
+    Schema schema = schemaCache.get(value, span);
+    if (schema == null) {
+      // JsonConverter parses the schema (and the whole message) this first time
+      SchemaAndValue converted = delegate.toConnectData(topic, value);
+      schemaCache.put(value, span, converted.schema());
+      return converted;
+    }
+    try {
+      SchemaAndValue converted = new SchemaAndValue(schema, readPayload(schema, value, span));
+      fastConversions++;
+      return converted;
+    } catch (IOException | RuntimeException e) {
+      // unusual input: JsonConverter converts it, or fails with its own message
+      return delegate.toConnectData(topic, value);
+    }
+  }
+
+  private Object readPayload(Schema schema, byte[] value, EnvelopeSpan span) throws IOException {
+    int length = span.payloadEnd() - span.payloadStart();
+    try (JsonParser parser = jsonFactory.createParser(value, span.payloadStart(), length)) {
+      Object result = payloadReader.read(schema, parser, parser.nextToken());
+      if (parser.nextToken() != null) {
+        throw PayloadReader.NotOnFastPath.INSTANCE; // more than one value: not a valid envelope
+      }
+      return result;
+    }
+  }
+
+  @Override
+  public byte[] fromConnectData(String topic, Schema schema, Object value) {
+    return delegate.fromConnectData(topic, schema, value);
+  }
+
+  @Override
+  public SchemaAndValue toConnectHeader(String topic, String headerKey, byte[] value) {
+    return toConnectData(topic, value);
+  }
+
+  @Override
+  public byte[] fromConnectHeader(String topic, String headerKey, Schema schema, Object value) {
+    return delegate.fromConnectHeader(topic, headerKey, schema, value);
+  }
+
+  /** How many messages were converted without JsonConverter; for tests and diagnostics. */
+  long fastConversions() {
+    return fastConversions;
+  }
+
+  /** How many distinct schemas are cached; for tests and diagnostics. */
+  int cachedSchemas() {
+    return schemaCache.size();
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+}

@@ -1,0 +1,286 @@
+package io.changelake.sink.converter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.kafka.connect.data.Date;
+import org.apache.kafka.connect.data.Decimal;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.data.Time;
+import org.apache.kafka.connect.data.Timestamp;
+import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The caching converter must be indistinguishable from JsonConverter: every case converts a message
+ * with both and compares schema and value (or the error message). Each message is converted twice
+ * so the second conversion takes the cached-schema path.
+ */
+class CachingJsonConverterTest {
+
+  private static final Map<String, Object> SCHEMAS_ON = Map.of("schemas.enable", "true");
+
+  static Stream<Arguments> connectValues() {
+    List<Arguments> cases = new ArrayList<>();
+    cases.add(Arguments.of("int8", Schema.INT8_SCHEMA, (byte) -7));
+    cases.add(Arguments.of("int16", Schema.INT16_SCHEMA, (short) 31000));
+    cases.add(Arguments.of("int32", Schema.INT32_SCHEMA, Integer.MIN_VALUE));
+    cases.add(Arguments.of("int64", Schema.INT64_SCHEMA, Long.MAX_VALUE));
+    cases.add(Arguments.of("float32", Schema.FLOAT32_SCHEMA, 3.1415927f));
+    cases.add(Arguments.of("float64", Schema.FLOAT64_SCHEMA, -1.0e-300));
+    cases.add(Arguments.of("float64 integral", Schema.FLOAT64_SCHEMA, 42.0));
+    cases.add(Arguments.of("boolean", Schema.BOOLEAN_SCHEMA, true));
+    cases.add(Arguments.of("string", Schema.STRING_SCHEMA, "grüße \"quoted\" {braces} \\ \u2603"));
+    cases.add(Arguments.of("bytes", Schema.BYTES_SCHEMA, new byte[] {0, 1, -1, 127, -128}));
+    cases.add(Arguments.of("optional null", Schema.OPTIONAL_STRING_SCHEMA, null));
+    cases.add(
+        Arguments.of("decimal", Decimal.schema(4), new BigDecimal("-12345678901234567.8901")));
+    cases.add(Arguments.of("date", Date.SCHEMA, Date.toLogical(Date.SCHEMA, 19_000)));
+    cases.add(Arguments.of("time", Time.SCHEMA, Time.toLogical(Time.SCHEMA, 45_296_789)));
+    cases.add(Arguments.of("timestamp", Timestamp.SCHEMA, new java.util.Date(1_700_000_000_123L)));
+    Schema ints = SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).build();
+    cases.add(Arguments.of("array with null", ints, Arrays.asList(1, null, 3)));
+    cases.add(Arguments.of("empty array", ints, List.of()));
+    Schema stringMap = SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA).build();
+    cases.add(Arguments.of("string-keyed map", stringMap, Map.of("a", 1L, "b", 2L)));
+    Schema intMap = SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).build();
+    cases.add(Arguments.of("int-keyed map", intMap, Map.of(1, "one", 2, "two")));
+    Schema point =
+        SchemaBuilder.struct()
+            .name("point")
+            .field("x", Schema.FLOAT64_SCHEMA)
+            .field("y", Schema.FLOAT64_SCHEMA)
+            .build();
+    Schema nested =
+        SchemaBuilder.struct()
+            .name("shape")
+            .field("points", SchemaBuilder.array(point).build())
+            .field("labels", SchemaBuilder.map(Schema.STRING_SCHEMA, point).optional().build())
+            .field("origin", point)
+            .build();
+    Struct origin = new Struct(point).put("x", 0.5).put("y", -2.25);
+    cases.add(
+        Arguments.of(
+            "nested structs",
+            nested,
+            new Struct(nested)
+                .put("points", List.of(origin, new Struct(point).put("x", 1.0).put("y", 1e10)))
+                .put("labels", Map.of("o", origin))
+                .put("origin", origin)));
+    Schema withDefaults =
+        SchemaBuilder.struct()
+            .name("defaults")
+            .field("n", SchemaBuilder.int32().optional().defaultValue(5).build())
+            .field("s", SchemaBuilder.string().optional().defaultValue("d").build())
+            .build();
+    cases.add(Arguments.of("null fields with defaults", withDefaults, new Struct(withDefaults)));
+    cases.add(Arguments.of("debezium update", Debezium.ENVELOPE, Debezium.update(1)));
+    cases.add(Arguments.of("debezium create", Debezium.ENVELOPE, Debezium.create(2)));
+    cases.add(Arguments.of("debezium delete", Debezium.ENVELOPE, Debezium.delete(3)));
+    cases.add(Arguments.of("debezium key", Debezium.KEY, new Struct(Debezium.KEY).put("id", 9)));
+    return cases.stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("connectValues")
+  void convertsWhatJsonConverterWroteToTheSameSchemaAndValue(
+      String name, Schema schema, Object value) {
+    JsonConverter writer = jsonConverter(SCHEMAS_ON);
+    byte[] message = writer.fromConnectData("t", schema, value);
+
+    CachingJsonConverter converter = assertSameConversion(message, SCHEMAS_ON);
+    assertThat(converter.fastConversions()).as("second conversion used the cache").isEqualTo(1);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("connectValues")
+  void convertsNumericDecimalsAndKeepsNullsWhenAskedTo(String name, Schema schema, Object value) {
+    Map<String, Object> config =
+        Map.of(
+            "schemas.enable", "true",
+            "decimal.format", "NUMERIC",
+            "replace.null.with.default", "false");
+    byte[] message = jsonConverter(config).fromConnectData("t", schema, value);
+
+    CachingJsonConverter converter = assertSameConversion(message, config);
+    assertThat(converter.fastConversions()).as("second conversion used the cache").isEqualTo(1);
+  }
+
+  static Stream<Arguments> handWrittenMessages() {
+    String intSchema = "{\"type\":\"int32\",\"optional\":false}";
+    String struct =
+        "{\"type\":\"struct\",\"fields\":[{\"field\":\"a\",\"type\":\"int64\",\"optional\":true},"
+            + "{\"field\":\"b\",\"type\":\"string\",\"optional\":false}],\"optional\":false}";
+    String decimal =
+        "{\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+            + "\"parameters\":{\"scale\":\"2\"},\"optional\":false}";
+    String date =
+        "{\"type\":\"int32\",\"name\":\"org.apache.kafka.connect.data.Date\",\"optional\":false}";
+    return Stream.of(
+        Arguments.of(
+            "whitespace everywhere",
+            " {\n \"schema\" : " + intSchema + " ,\r\n" + " \"payload\" :\t 7 }\n"),
+        Arguments.of("payload before schema", "{\"payload\":7,\"schema\":" + intSchema + "}"),
+        Arguments.of(
+            "extra envelope field", "{\"schema\":" + intSchema + ",\"payload\":7,\"extra\":1}"),
+        Arguments.of("trailing garbage", "{\"schema\":" + intSchema + ",\"payload\":7} xyz"),
+        Arguments.of("two payload values", "{\"schema\":" + intSchema + ",\"payload\":7 8}"),
+        Arguments.of("string for int32", "{\"schema\":" + intSchema + ",\"payload\":\"abc\"}"),
+        Arguments.of("float for int32", "{\"schema\":" + intSchema + ",\"payload\":7.9}"),
+        Arguments.of("long for int32", "{\"schema\":" + intSchema + ",\"payload\":4294967297}"),
+        Arguments.of("leading zeros", "{\"schema\":" + intSchema + ",\"payload\":007}"),
+        Arguments.of("required null", "{\"schema\":" + intSchema + ",\"payload\":null}"),
+        Arguments.of("missing required field", "{\"schema\":" + struct + ",\"payload\":{}}"),
+        Arguments.of(
+            "unknown and duplicate fields",
+            "{\"schema\":"
+                + struct
+                + ",\"payload\":{\"z\":[1,{\"q\":2}],\"b\":\"x\",\"a\":1,\"b\":\"y\"}}"),
+        Arguments.of("struct given as array", "{\"schema\":" + struct + ",\"payload\":[1]}"),
+        Arguments.of(
+            "big integer for int64",
+            "{\"schema\":" + struct + ",\"payload\":{\"a\":123456789012345678901,\"b\":\"\"}}"),
+        Arguments.of(
+            "numeric decimal keeps its scale", "{\"schema\":" + decimal + ",\"payload\":1.50}"),
+        Arguments.of("integral decimal", "{\"schema\":" + decimal + ",\"payload\":15}"),
+        Arguments.of("bad base64 decimal", "{\"schema\":" + decimal + ",\"payload\":\"%%\"}"),
+        Arguments.of("date given as long", "{\"schema\":" + date + ",\"payload\":4294967297}"),
+        Arguments.of(
+            "escaped brace in schema string",
+            "{\"schema\":{\"type\":\"string\","
+                + "\"doc\":\"a \\\"}\\\" b {\",\"optional\":false},\"payload\":\"v\"}"),
+        Arguments.of("null schema", "{\"schema\":null,\"payload\":{\"a\":[1,2.5,\"s\"]}}"),
+        Arguments.of("not an envelope", "{\"a\":1}"),
+        Arguments.of("invalid json", "{\"schema\":" + intSchema + ",\"payload\":}"),
+        Arguments.of("truncated", "{\"schema\":{\"type\":\"int32\""),
+        Arguments.of("empty", ""));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("handWrittenMessages")
+  void handlesUnusualInputExactlyLikeJsonConverter(String name, String json) {
+    assertSameConversion(json.getBytes(StandardCharsets.UTF_8), SCHEMAS_ON);
+  }
+
+  @Test
+  void parsesEachDistinctSchemaOnceAndFollowsASchemaChangeMidStream() {
+    JsonConverter writer = jsonConverter(SCHEMAS_ON);
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    List<byte[]> stream = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      stream.add(writer.fromConnectData("t", Debezium.ENVELOPE, Debezium.update(i)));
+    }
+    for (int i = 5; i < 10; i++) { // ALTER TABLE ADD COLUMN upstream
+      stream.add(writer.fromConnectData("t", Debezium.ENVELOPE_V2, Debezium.updateV2(i)));
+    }
+    stream.add(writer.fromConnectData("t", Debezium.ENVELOPE, Debezium.update(10)));
+
+    for (byte[] message : stream) {
+      assertThat(converter.toConnectData("t", message))
+          .isEqualTo(reference.toConnectData("t", message));
+    }
+    assertThat(converter.cachedSchemas()).isEqualTo(2);
+    assertThat(converter.fastConversions()).isEqualTo(stream.size() - 2);
+    Struct last = (Struct) converter.toConnectData("t", stream.get(10)).value();
+    assertThat(last.schema().field("after").schema().field("note")).isNull();
+    Struct changed = (Struct) converter.toConnectData("t", stream.get(9)).value();
+    assertThat(changed.getStruct("after").getString("note")).isEqualTo("note-9");
+  }
+
+  @Test
+  void keepsAtMostTheConfiguredNumberOfSchemas() {
+    Map<String, Object> config = Map.of("schemas.enable", "true", "schemas.cache.size", "1");
+    JsonConverter writer = jsonConverter(config);
+    JsonConverter reference = jsonConverter(config);
+    CachingJsonConverter converter = cachingConverter(config);
+    byte[] v1 = writer.fromConnectData("t", Debezium.ENVELOPE, Debezium.update(1));
+    byte[] v2 = writer.fromConnectData("t", Debezium.ENVELOPE_V2, Debezium.updateV2(2));
+
+    for (int round = 0; round < 3; round++) {
+      assertThat(converter.toConnectData("t", v1)).isEqualTo(reference.toConnectData("t", v1));
+      assertThat(converter.toConnectData("t", v2)).isEqualTo(reference.toConnectData("t", v2));
+    }
+    assertThat(converter.cachedSchemas()).isEqualTo(1);
+  }
+
+  @Test
+  void rejectsACacheSizeBelowOne() {
+    assertThatThrownBy(
+            () -> cachingConverter(Map.of("schemas.enable", "true", "schemas.cache.size", "0")))
+        .hasMessageContaining("schema cache size must be at least 1");
+  }
+
+  @Test
+  void convertsTombstonesAndHeadersLikeJsonConverter() {
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    assertThat(converter.toConnectData("t", null)).isEqualTo(SchemaAndValue.NULL);
+
+    JsonConverter writer = jsonConverter(SCHEMAS_ON);
+    byte[] header = writer.fromConnectHeader("t", "h", Schema.STRING_SCHEMA, "v");
+    converter.toConnectHeader("t", "h", header);
+    assertThat(converter.toConnectHeader("t", "h", header))
+        .isEqualTo(new SchemaAndValue(Schema.STRING_SCHEMA, "v"));
+    assertThat(converter.fromConnectHeader("t", "h", Schema.STRING_SCHEMA, "v")).isEqualTo(header);
+  }
+
+  @Test
+  void withSchemasDisabledBehavesLikeJsonConverter() {
+    Map<String, Object> config = Map.of("schemas.enable", "false");
+    assertSameConversion("{\"a\":1,\"b\":[true,null]}".getBytes(StandardCharsets.UTF_8), config);
+  }
+
+  private static CachingJsonConverter assertSameConversion(
+      byte[] message, Map<String, Object> config) {
+    JsonConverter reference = jsonConverter(config);
+    CachingJsonConverter converter = cachingConverter(config);
+    for (int attempt = 0; attempt < 2; attempt++) { // the second attempt hits the schema cache
+      Throwable expectedError = catchThrowable(() -> reference.toConnectData("t", message));
+      if (expectedError != null) {
+        assertThatThrownBy(() -> converter.toConnectData("t", message))
+            .isInstanceOf(DataException.class)
+            .hasMessage(expectedError.getMessage());
+        continue;
+      }
+      SchemaAndValue expected = reference.toConnectData("t", message);
+      SchemaAndValue actual = converter.toConnectData("t", message);
+      assertThat(actual.schema()).isEqualTo(expected.schema());
+      if (expected.value() instanceof byte[] bytes) {
+        assertThat((byte[]) actual.value()).isEqualTo(bytes);
+      } else {
+        assertThat(actual.value()).isEqualTo(expected.value());
+        if (expected.value() != null) {
+          assertThat(actual.value()).hasSameClassAs(expected.value());
+        }
+      }
+    }
+    return converter;
+  }
+
+  private static JsonConverter jsonConverter(Map<String, Object> config) {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(config, false);
+    return converter;
+  }
+
+  private static CachingJsonConverter cachingConverter(Map<String, Object> config) {
+    CachingJsonConverter converter = new CachingJsonConverter();
+    converter.configure(config, false);
+    return converter;
+  }
+}
