@@ -1,0 +1,67 @@
+package io.changelake.configs.cli;
+
+import io.changelake.configs.rest.ConnectClient;
+import io.changelake.configs.rest.ConnectEndpoint;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** Where the Connect REST API is and how to authenticate; shared by every remote command. */
+final class ConnectOptions {
+  @Option(
+      names = {"-c", "--connect-url"},
+      paramLabel = "URL",
+      defaultValue = "${env:CONNECT_URL:-http://localhost:8083}",
+      description =
+          "Kafka Connect REST URL, http or https (default: $CONNECT_URL, else"
+              + " http://localhost:8083).")
+  String url;
+
+  @Option(
+      names = {"-u", "--user"},
+      paramLabel = "USER",
+      defaultValue = "${env:CONNECT_USER}",
+      description = "Basic-auth user (default: $CONNECT_USER).")
+  String user;
+
+  @Option(
+      names = {"-p", "--password"},
+      paramLabel = "PASSWORD",
+      arity = "0..1",
+      interactive = true,
+      defaultValue = "${env:CONNECT_PASSWORD}",
+      description =
+          "Basic-auth password; without a value it is prompted for (default: $CONNECT_PASSWORD)."
+              + " Prefer the variable or the prompt: arguments are visible to other users.")
+  String password;
+
+  @Option(
+      names = "--truststore",
+      paramLabel = "FILE",
+      description = "CA certificates to trust for https: a PEM file, or a JKS/PKCS12 truststore.")
+  Path truststore;
+
+  @Option(
+      names = "--truststore-password",
+      paramLabel = "PASSWORD",
+      defaultValue = "${env:CONNECT_TRUSTSTORE_PASSWORD}",
+      description = "Password of a JKS/PKCS12 truststore (default: $CONNECT_TRUSTSTORE_PASSWORD).")
+  String truststorePassword;
+
+  @Option(
+      names = {"-k", "--insecure"},
+      description = "Trust any certificate and host name (development only).")
+  boolean insecure;
+
+  ConnectClient client() {
+    return new ConnectClient(
+        new ConnectEndpoint(
+            URI.create(url),
+            Optional.ofNullable(user).filter(s -> !s.isBlank()),
+            Optional.ofNullable(password),
+            Optional.ofNullable(truststore),
+            Optional.ofNullable(truststorePassword),
+            insecure));
+  }
+}
