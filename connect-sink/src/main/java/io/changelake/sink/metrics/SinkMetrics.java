@@ -1,0 +1,99 @@
+package io.changelake.sink.metrics;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
+import org.apache.kafka.common.metrics.PluginMetrics;
+
+/**
+ * Metrics of one sink task and of each table it writes, registered through Connect's plugin metrics
+ * (KIP-877). The worker publishes them under {@code
+ * kafka.connect:type=plugins,connector=<name>,task=<id>} with a {@code table} tag for table
+ * metrics, so they appear in JMX next to Connect's own task metrics.
+ */
+public final class SinkMetrics implements AutoCloseable {
+  private final PluginMetrics plugin;
+  private final Map<String, TableMetrics> tables = new HashMap<>();
+  private final java.util.List<MetricName> registered = new java.util.ArrayList<>();
+
+  private final AtomicLong recordsIn = new AtomicLong();
+  private final AtomicLong recordsSkipped = new AtomicLong();
+  private final AtomicLong dlqRecords = new AtomicLong();
+  private final AtomicLong commits = new AtomicLong();
+  private final AtomicLong lastCommitMs = new AtomicLong();
+
+  /** {@code plugin} may be null (tests without a worker): then nothing is published. */
+  public SinkMetrics(PluginMetrics plugin) {
+    this.plugin = plugin;
+    gauge(
+        "records-in-total", "Records received by the task.", new LinkedHashMap<>(), recordsIn::get);
+    gauge(
+        "records-skipped-total",
+        "Records skipped because their table already contained them (replay after a restart).",
+        new LinkedHashMap<>(),
+        recordsSkipped::get);
+    gauge(
+        "dlq-records-total",
+        "Records sent to the dead-letter queue.",
+        new LinkedHashMap<>(),
+        dlqRecords::get);
+    gauge("commit-rounds-total", "Commit rounds of the task.", new LinkedHashMap<>(), commits::get);
+    gauge(
+        "commit-round-duration-ms",
+        "Duration of the latest commit round over all tables.",
+        new LinkedHashMap<>(),
+        lastCommitMs::get);
+  }
+
+  public void recordIn() {
+    recordsIn.incrementAndGet();
+  }
+
+  public void recordSkipped() {
+    recordsSkipped.incrementAndGet();
+  }
+
+  public void recordToDlq() {
+    dlqRecords.incrementAndGet();
+  }
+
+  public void commitRound(long durationMs) {
+    commits.incrementAndGet();
+    lastCommitMs.set(durationMs);
+  }
+
+  public long recordsIn() {
+    return recordsIn.get();
+  }
+
+  public long dlqRecords() {
+    return dlqRecords.get();
+  }
+
+  /** The metrics of {@code table}, registered on first use. */
+  public TableMetrics table(String table) {
+    return tables.computeIfAbsent(table, t -> new TableMetrics(t, this));
+  }
+
+  void gauge(
+      String name, String description, LinkedHashMap<String, String> tags, Supplier<Long> value) {
+    if (plugin == null) {
+      return;
+    }
+    MetricName metricName = plugin.metricName(name, description, tags);
+    plugin.addMetric(metricName, (Gauge<Long>) (config, now) -> value.get());
+    registered.add(metricName);
+  }
+
+  @Override
+  public void close() {
+    if (plugin != null) {
+      registered.forEach(plugin::removeMetric);
+    }
+    registered.clear();
+  }
+}

@@ -1,0 +1,417 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.write.TableWriter;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.lsm.write.WriterSettings;
+import io.changelake.schema.ConversionOptions;
+import io.changelake.schema.FieldMapping;
+import io.changelake.schema.RowConverter;
+import io.changelake.schema.ValueConversionException;
+import io.changelake.schema.evolution.EvolutionPolicy;
+import io.changelake.schema.evolution.EvolutionResult;
+import io.changelake.schema.evolution.SchemaEvolutionException;
+import io.changelake.schema.evolution.SchemaEvolver;
+import io.changelake.sink.Versions;
+import io.changelake.sink.config.ChangelakeSinkConfig;
+import io.changelake.sink.config.TruncatePolicy;
+import io.changelake.sink.decode.ChangeEvent;
+import io.changelake.sink.decode.ChangeEvent.RowChange;
+import io.changelake.sink.decode.ChangeEvent.Truncate;
+import io.changelake.sink.decode.Decoders;
+import io.changelake.sink.decode.DecodingException;
+import io.changelake.sink.decode.EnvelopeDecoder;
+import io.changelake.sink.decode.Origin;
+import io.changelake.sink.decode.SourceInfo;
+import io.changelake.sink.decode.SourcePosition;
+import io.changelake.sink.metrics.SinkMetrics;
+import io.changelake.sink.route.TableRouter;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTask;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sink loop: decode, route, provision the table, evolve its schema, convert, write; commit by
+ * time and buffered size, one snapshot per table carrying the Kafka positions; report to Connect
+ * only positions whose rows are committed.
+ *
+ * <p>Exactly-once in effect: every table snapshot records, per partition, the next offset it
+ * contains. After a crash Connect replays from its last committed offset, and records a table
+ * already contains are skipped for that table, so a crash between the table commits and Connect's
+ * offset commit, or in the middle of committing several tables, neither loses nor doubles a row.
+ */
+public final class ChangelakeSinkTask extends SinkTask {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangelakeSinkTask.class);
+
+  /** Task config keys added by the connector. */
+  public static final String TASK_ID = "changelake.task.id";
+
+  public static final String TASK_COUNT = "changelake.task.count";
+
+  private ChangelakeSinkConfig config;
+  private Catalog catalog;
+  private WriterPool pool;
+  private EnvelopeDecoder decoder;
+  private TableRouter router;
+  private TableProvisioner provisioner;
+  private final SchemaEvolver evolver = new SchemaEvolver();
+  private EvolutionPolicy policy;
+  private ErrorHandler errors;
+  private OffsetTracker offsets;
+  private SinkMetrics metrics;
+  private CompactionScheduler compaction;
+  private String offsetUserPrefix;
+  private final Map<Identifier, TableState> tables = new HashMap<>();
+  private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
+
+  @Override
+  public String version() {
+    return Versions.VERSION;
+  }
+
+  @Override
+  public void start(Map<String, String> props) {
+    config = new ChangelakeSinkConfig(props);
+    int taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
+    int taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
+    String connector = props.getOrDefault("name", "changelake-sink");
+    // stable per connector and task id: Paimon commit identifiers must keep growing per user
+    String connectorUsers = "changelake-sink-" + connector + "-";
+    offsetUserPrefix = connectorUsers + "task-";
+    catalog = LakeCatalogs.open(config.catalogProperties());
+    try {
+      catalog.createDatabase(config.database(), true);
+    } catch (Catalog.DatabaseAlreadyExistException e) {
+      throw new IllegalStateException(e); // cannot happen with ignoreIfExists
+    }
+    pool =
+        new WriterPool(
+            catalog,
+            new WriterSettings(
+                offsetUserPrefix + taskId,
+                config.spillDirectory().resolve(connector + "-" + taskId),
+                config.writerMemoryBytes(),
+                config.writerIdleTimeout()));
+    decoder = Decoders.forConfig(config);
+    router =
+        new TableRouter(
+            config.database(),
+            config.regexRules(),
+            config.tableNameFormat(),
+            config.sanitizeNames());
+    provisioner = new TableProvisioner(catalog);
+    policy = EvolutionPolicy.from(props);
+    boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
+    errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
+    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
+    metrics = new SinkMetrics(pluginMetrics());
+    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
+    LOG.info(
+        "Changelake sink task {} of {} started for connector {}, warehouse {}",
+        taskId,
+        taskCount,
+        connector,
+        props.get(ChangelakeSinkConfig.WAREHOUSE));
+  }
+
+  private PluginMetrics pluginMetrics() {
+    try {
+      return context.pluginMetrics();
+    } catch (UnsupportedOperationException e) {
+      LOG.warn("The worker offers no plugin metrics; the sink publishes none", e);
+      return null;
+    }
+  }
+
+  @Override
+  public void open(Collection<TopicPartition> partitions) {
+    // another task may have written these partitions meanwhile: re-read what tables contain
+    tables.values().forEach(t -> t.contained(null));
+  }
+
+  @Override
+  public void put(Collection<SinkRecord> records) {
+    for (SinkRecord record : records) {
+      process(record);
+    }
+    if (offsets.commitDue(pool.bufferedBytes())) {
+      commitAll();
+    }
+    compaction.maybeStart();
+  }
+
+  private void process(SinkRecord record) {
+    metrics.recordIn();
+    Origin origin = EnvelopeDecoder.originOf(record);
+    Identifier table = null;
+    try {
+      ChangeEvent event = decoder.decode(record);
+      // tombstones follow deletes, which were applied already
+      if (event instanceof Truncate truncate) {
+        table = route(truncate.origin(), truncate.source());
+        truncate(table, truncate);
+      } else if (event instanceof RowChange change) {
+        table = route(change.origin(), change.source());
+        write(table, change);
+      }
+    } catch (RecordException
+        | DecodingException
+        | ValueConversionException
+        | SchemaEvolutionException e) {
+      errors.handle(record, table, e);
+      metrics.recordToDlq();
+    } catch (ConnectException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw ErrorHandler.describe(record, table, e);
+    }
+    offsets.processed(origin.consumed(), origin.offset() + 1);
+  }
+
+  private Identifier route(Origin origin, SourceInfo source) {
+    try {
+      return router.route(origin.topic(), source);
+    } catch (IllegalArgumentException e) {
+      throw new RecordException(e.getMessage(), null, e);
+    }
+  }
+
+  private void write(Identifier id, RowChange change) {
+    TableState table = table(id, change);
+    SourcePartition partition = sourcePartition(change.origin());
+    if (table.contains(partition, change.origin().offset())) {
+      metrics.recordSkipped();
+      return;
+    }
+    table.metrics.recordIn();
+    SourcePosition position = position(change);
+    if (change.isDelete()) {
+      switch (table.settings.deletePolicy()) {
+        case IGNORE -> {
+          return;
+        }
+        case DEFAULT, REMOVE_ROW -> {
+          if (!table.acceptsDeletes()) {
+            throw new RecordException(
+                "Table "
+                    + id.getFullName()
+                    + " is a partial-update table that cannot apply deletes; set table."
+                    + table.settings.name()
+                    + ".delete-policy=ignore, or give the table"
+                    + " partial-update.remove-record-on-delete=true");
+          }
+        }
+      }
+    }
+    GenericRow row =
+        RowBuilder.build(change, table, position, schema -> converter(table, schema, change.key()));
+    table.writer().write(row);
+    table.dirty = true;
+    table.metrics.rowWritten();
+  }
+
+  /** The change's source position; a tombstone-delete takes its partition's previous one. */
+  private SourcePosition position(RowChange change) {
+    TopicPartition tp = change.origin().consumed();
+    SourcePosition position = change.source().position();
+    if (position.isKnown()) {
+      lastPositions.put(tp, position);
+      return position;
+    }
+    SourcePosition previous = lastPositions.get(tp);
+    if (previous == null) {
+      throw new RecordException(
+          "A tombstone standing for a delete arrived before any other record of its partition"
+              + " since the task started, so its position in the source is unknown. Configure"
+              + " ExtractNewRecordState with delete.tombstone.handling.mode=rewrite (deletes then"
+              + " carry __deleted=true and their position)");
+    }
+    return previous;
+  }
+
+  private RowConverter converter(
+      TableState table, Schema schema, org.apache.kafka.connect.data.Struct key) {
+    RowConverter cached = table.converters.get(schema);
+    if (cached != null) {
+      return cached;
+    }
+    TableWriter writer = table.writer();
+    boolean keyOnly = key != null && schema.equals(key.schema());
+    FieldMapping mapping;
+    if (keyOnly) {
+      // a key-only delete: the key columns exist, nothing to evolve
+      mapping = FieldMapping.byName(schema, writer.table().rowType());
+    } else {
+      EvolutionResult result;
+      try {
+        result =
+            evolver.evolve(catalog, table.id, schema, key == null ? null : key.schema(), policy);
+      } catch (Catalog.TableNotExistException e) {
+        throw new ConnectException("Table " + table.id.getFullName() + " was dropped", e);
+      }
+      if (result.changed()) {
+        table.metrics.schemaChanged(result.applied().size());
+      }
+      if (!result.rowType().equals(writer.table().rowType())) {
+        // the writer holds rows of the old schema: commit them, then write with the new one
+        CommitResult commit =
+            writer.reopen(OffsetTracker.asSourcePartitions(offsets.processedSnapshot()));
+        table.metrics.committed(0, commit.snapshotId());
+        table.dirty = false;
+        table.converters.clear();
+        writer = table.writer();
+      }
+      mapping = result.fieldMapping();
+    }
+    RowConverter converter =
+        RowConverter.compile(
+            schema, writer.table().rowType(), mapping, ConversionOptions.defaults());
+    table.converters.put(schema, converter);
+    return converter;
+  }
+
+  private void truncate(Identifier id, Truncate truncate) {
+    TableState table = tables.get(id);
+    if (table == null) {
+      try {
+        catalog.getTable(id);
+      } catch (Catalog.TableNotExistException e) {
+        return; // nothing to empty
+      }
+      table = open(id, provisioner.open(id));
+    }
+    if (table.contains(sourcePartition(truncate.origin()), truncate.origin().offset())) {
+      metrics.recordSkipped();
+      return;
+    }
+    TruncatePolicy truncatePolicy = table.settings.truncatePolicy();
+    switch (truncatePolicy) {
+      case IGNORE -> LOG.info("Ignoring truncate of {} at {}", id, truncate.origin().describe());
+      case FAIL ->
+          throw new RecordException(
+              "The source table was truncated and table."
+                  + table.settings.name()
+                  + ".truncate-policy=fail; set it to delete-all or ignore to proceed");
+      case DELETE_ALL ->
+          throw new RecordException(
+              "truncate-policy=delete-all needs a table truncation from lsm-writer, which is not"
+                  + " available yet; set table."
+                  + table.settings.name()
+                  + ".truncate-policy=ignore");
+    }
+  }
+
+  private TableState table(Identifier id, RowChange first) {
+    TableState table = tables.get(id);
+    if (table == null) {
+      FileStoreTable created =
+          provisioner.provision(id, config.tableSettings(id.getObjectName()), first);
+      table = open(id, created);
+    }
+    if (table.contained() == null) {
+      table.contained(CommittedOffsets.read(table.writer().table(), offsetUserPrefix));
+    }
+    return table;
+  }
+
+  private TableState open(Identifier id, FileStoreTable fileStoreTable) {
+    TableState table =
+        new TableState(
+            id, config.tableSettings(id.getObjectName()), pool, metrics.table(id.getFullName()));
+    table.contained(CommittedOffsets.read(fileStoreTable, offsetUserPrefix));
+    tables.put(id, table);
+    return table;
+  }
+
+  private static SourcePartition sourcePartition(Origin origin) {
+    return new SourcePartition(origin.consumed().topic(), origin.consumed().partition());
+  }
+
+  /**
+   * Commits every table with rows, each as one snapshot carrying the processed positions, then
+   * counts those positions as committed.
+   */
+  private void commitAll() {
+    long start = System.nanoTime();
+    errors.awaitReported();
+    Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
+    Map<SourcePartition, Long> positions = OffsetTracker.asSourcePartitions(snapshot);
+    for (TableState table : tables.values()) {
+      if (!table.dirty) {
+        continue;
+      }
+      long tableStart = System.nanoTime();
+      CommitResult result = table.writer().commit(positions);
+      table.dirty = false;
+      table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result.snapshotId());
+      LOG.debug("Committed {}: {}", table.id, result);
+    }
+    offsets.committed(snapshot);
+    metrics.commitRound((System.nanoTime() - start) / 1_000_000);
+    pool.closeIdle();
+  }
+
+  @Override
+  public Map<TopicPartition, OffsetAndMetadata> preCommit(
+      Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+    if (offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
+      commitAll();
+    }
+    return offsets.committedOffsets(currentOffsets.keySet());
+  }
+
+  @Override
+  public void close(Collection<TopicPartition> partitions) {
+    // the next owner of these partitions starts from what the tables contain: commit it all
+    if (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty)) {
+      commitAll();
+    }
+    offsets.forget(partitions);
+    partitions.forEach(lastPositions::remove);
+    tables.values().forEach(t -> t.contained(null));
+  }
+
+  @Override
+  public void stop() {
+    // uncommitted rows are dropped: their records are replayed from the committed offsets
+    closeQuietly(compaction);
+    closeQuietly(pool);
+    closeQuietly(catalog);
+    closeQuietly(metrics);
+  }
+
+  private static void closeQuietly(AutoCloseable closeable) {
+    if (closeable == null) {
+      return;
+    }
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warn("Closing {} failed", closeable.getClass().getSimpleName(), e);
+    }
+  }
+
+  // for tests
+  Map<String, Long> tableRowsWritten() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    tables.forEach((id, t) -> out.put(id.getFullName(), t.metrics.rowsWritten()));
+    return out;
+  }
+}

@@ -1,0 +1,82 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.commit.SourcePartition;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Kafka positions of one task: how far records were processed (written to a writer, skipped or sent
+ * to the dead-letter queue), and how far that is committed to the tables. Only the latter is
+ * reported to Connect.
+ */
+final class OffsetTracker {
+  private final Duration interval;
+  private final long bufferBytes;
+  private final Map<TopicPartition, Long> processed = new HashMap<>();
+  private final Map<TopicPartition, Long> committed = new HashMap<>();
+  private long lastCommitNanos = System.nanoTime();
+
+  OffsetTracker(Duration interval, long bufferBytes) {
+    this.interval = interval;
+    this.bufferBytes = bufferBytes;
+  }
+
+  /** Every record of {@code partition} before {@code nextOffset} is processed. */
+  void processed(TopicPartition partition, long nextOffset) {
+    processed.put(partition, nextOffset);
+  }
+
+  /** The processed positions, as stored with table commits. */
+  Map<TopicPartition, Long> processedSnapshot() {
+    return Map.copyOf(processed);
+  }
+
+  static Map<SourcePartition, Long> asSourcePartitions(Map<TopicPartition, Long> positions) {
+    Map<SourcePartition, Long> out = new HashMap<>();
+    positions.forEach((tp, next) -> out.put(new SourcePartition(tp.topic(), tp.partition()), next));
+    return out;
+  }
+
+  /** The positions of {@code snapshot} are now committed to every table. */
+  void committed(Map<TopicPartition, Long> snapshot) {
+    committed.putAll(snapshot);
+    lastCommitNanos = System.nanoTime();
+  }
+
+  boolean intervalElapsed() {
+    return System.nanoTime() - lastCommitNanos >= interval.toNanos();
+  }
+
+  boolean commitDue(long bufferedBytes) {
+    return bufferedBytes >= bufferBytes || intervalElapsed();
+  }
+
+  /** True when records were processed since the last commit round. */
+  boolean hasProcessedSinceCommit() {
+    return !processed.equals(committed);
+  }
+
+  /** Committed positions of the partitions Connect asks about. */
+  Map<TopicPartition, OffsetAndMetadata> committedOffsets(Collection<TopicPartition> assigned) {
+    Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+    for (TopicPartition tp : assigned) {
+      Long next = committed.get(tp);
+      if (next != null) {
+        out.put(tp, new OffsetAndMetadata(next));
+      }
+    }
+    return out;
+  }
+
+  void forget(Collection<TopicPartition> partitions) {
+    partitions.forEach(
+        tp -> {
+          processed.remove(tp);
+          committed.remove(tp);
+        });
+  }
+}

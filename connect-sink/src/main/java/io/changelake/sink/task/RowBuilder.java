@@ -1,0 +1,99 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.schema.ConvertedRow;
+import io.changelake.schema.RowConverter;
+import io.changelake.sink.decode.ChangeEvent.RowChange;
+import io.changelake.sink.decode.Op;
+import io.changelake.sink.decode.SourcePosition;
+import java.util.BitSet;
+import java.util.function.Function;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Turns a row change into the Paimon row written to its table: converted by schema-evolution's
+ * {@link RowConverter}, with the sequence columns set, and with values the source did not send
+ * (Debezium's placeholder for unchanged TOASTed columns) handled so they never overwrite what the
+ * table holds.
+ */
+final class RowBuilder {
+  private RowBuilder() {}
+
+  /**
+   * @param converterFor the converter for a record schema (evolving the table first if needed)
+   */
+  static GenericRow build(
+      RowChange event,
+      TableState table,
+      SourcePosition position,
+      Function<Schema, RowConverter> converterFor) {
+    RowKind kind = kindOf(event.op());
+    Struct source = event.row();
+    if (source == null) {
+      // a delete whose before image is empty: the key is all that identifies the row
+      source = event.key();
+    }
+    RowConverter converter = converterFor.apply(source.schema());
+    ConvertedRow converted = converter.convert(source, kind);
+    GenericRow row = converted.row();
+    if (!event.isDelete() && !converted.unavailable().isEmpty()) {
+      keepStoredValues(event, table, converter, converted);
+    }
+    RowType rowType = converter.target();
+    int[] sequence = SequenceColumns.indexesIn(rowType);
+    if (sequence != null) {
+      row.setField(sequence[0], position.value());
+      row.setField(sequence[1], event.origin().offset());
+    }
+    return row;
+  }
+
+  static RowKind kindOf(Op op) {
+    return switch (op) {
+      case CREATE, READ -> RowKind.INSERT;
+      case UPDATE -> RowKind.UPDATE_AFTER;
+      case DELETE -> RowKind.DELETE;
+    };
+  }
+
+  /**
+   * Unavailable columns are null in the converted row. Partial-update tables treat null as "no
+   * value", so the stored value stays. Other engines would store the null: take the value from the
+   * before image when the source sent one (REPLICA IDENTITY FULL), else refuse the record.
+   */
+  private static void keepStoredValues(
+      RowChange event, TableState table, RowConverter converter, ConvertedRow converted) {
+    if (table.mergeEngine == MergeEngine.PARTIAL_UPDATE) {
+      return;
+    }
+    BitSet missing = (BitSet) converted.unavailable().clone();
+    if (event.before() != null && event.before().schema().equals(converter.schema())) {
+      ConvertedRow before = converter.convert(event.before(), RowKind.UPDATE_BEFORE);
+      for (int i = missing.nextSetBit(0); i >= 0; i = missing.nextSetBit(i + 1)) {
+        if (!before.unavailable().get(i) && !before.absent().get(i)) {
+          converted.row().setField(i, before.row().getField(i));
+          missing.clear(i);
+        }
+      }
+    }
+    if (!missing.isEmpty()) {
+      String column = converter.target().getFieldNames().get(missing.nextSetBit(0));
+      throw new RecordException(
+          "The source did not send the value of column '"
+              + column
+              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column) and"
+              + " a "
+              + table.mergeEngine.paimonName()
+              + " table would overwrite the stored value with it. Set REPLICA IDENTITY FULL on"
+              + " the source table (the before image then carries the value), or set table."
+              + table.settings.name()
+              + ".merge-engine=partial-update (it keeps stored values)",
+          column,
+          null);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.table.InternalColumns;
+import java.util.List;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+
+/**
+ * The internal sequence columns of auto-created tables: the change's source position and its Kafka
+ * offset as tie-breaker (Paimon compares several sequence fields in order). With them the newest
+ * version of a key wins however late a writer commits, so rebalances, retries and zombie tasks
+ * cannot bring back an older version.
+ */
+public final class SequenceColumns {
+  public static final String SOURCE_POSITION = InternalColumns.PREFIX + "source_position";
+  public static final String KAFKA_OFFSET = InternalColumns.PREFIX + "kafka_offset";
+  public static final List<String> NAMES = List.of(SOURCE_POSITION, KAFKA_OFFSET);
+
+  private SequenceColumns() {}
+
+  /** {@code rowType} with the two columns appended. */
+  static RowType appendTo(RowType rowType) {
+    List<DataField> fields = new java.util.ArrayList<>(rowType.getFields());
+    int nextId = fields.stream().mapToInt(DataField::id).max().orElse(-1) + 1;
+    fields.add(new DataField(nextId, SOURCE_POSITION, DataTypes.BIGINT()));
+    fields.add(new DataField(nextId + 1, KAFKA_OFFSET, DataTypes.BIGINT()));
+    return new RowType(fields);
+  }
+
+  /** Positions of the two columns in {@code rowType}, or null when the table lacks them. */
+  static int[] indexesIn(RowType rowType) {
+    int position = rowType.getFieldIndex(SOURCE_POSITION);
+    int offset = rowType.getFieldIndex(KAFKA_OFFSET);
+    return position < 0 || offset < 0 ? null : new int[] {position, offset};
+  }
+}

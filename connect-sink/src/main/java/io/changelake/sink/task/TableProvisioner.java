@@ -1,0 +1,207 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableSpec;
+import io.changelake.schema.TypeMapping;
+import io.changelake.sink.config.DeletePolicy;
+import io.changelake.sink.config.TableSettings;
+import io.changelake.sink.decode.ChangeEvent.RowChange;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.RowType;
+
+/**
+ * Finds the table of a change event: opens it when it exists (and checks it against the config),
+ * else creates it from the event's schemas when auto-create is on.
+ */
+final class TableProvisioner {
+  private final Catalog catalog;
+
+  TableProvisioner(Catalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** Opens or creates {@code id} for {@code first}, the first event routed to it by this task. */
+  FileStoreTable provision(Identifier id, TableSettings settings, RowChange first) {
+    Table existing = find(id);
+    if (existing != null) {
+      if (!(existing instanceof FileStoreTable table)) {
+        throw new RecordException(
+            "Table " + id.getFullName() + " is not a Paimon file store table; route elsewhere");
+      }
+      check(table, settings, first);
+      return table;
+    }
+    if (!settings.autoCreate()) {
+      throw new RecordException(
+          "Table "
+              + id.getFullName()
+              + " does not exist and table."
+              + settings.name()
+              + ".auto-create is false; create the table or set auto-create=true");
+    }
+    return LakeTables.createOrOpen(catalog, spec(id, settings, first));
+  }
+
+  /** Opens an existing table as it is. */
+  FileStoreTable open(Identifier id) {
+    if (find(id) instanceof FileStoreTable table) {
+      return table;
+    }
+    throw new RecordException("Table " + id.getFullName() + " is not a Paimon file store table");
+  }
+
+  private Table find(Identifier id) {
+    try {
+      return catalog.getTable(id);
+    } catch (Catalog.TableNotExistException e) {
+      return null;
+    }
+  }
+
+  /** The spec of a table created for {@code first}. */
+  static TableSpec spec(Identifier id, TableSettings settings, RowChange first) {
+    Schema rowSchema = first.row() != null ? first.row().schema() : first.key().schema();
+    List<String> primaryKeys = new ArrayList<>(primaryKeys(id, settings, first));
+    for (String partition : settings.partitionKeys()) {
+      if (!primaryKeys.contains(partition)) {
+        primaryKeys.add(partition);
+      }
+    }
+    RowType columns = TypeMapping.toRowType(rowSchema);
+    for (String column : primaryKeys) {
+      if (columns.getFieldIndex(column) < 0) {
+        throw new RecordException(
+            "Primary key or partition column '"
+                + column
+                + "' of table "
+                + id.getFullName()
+                + " is not a field of the record value "
+                + rowSchema.fields().stream().map(Field::name).toList()
+                + "; fix table."
+                + settings.name()
+                + ".primary-key-fields / partition-keys",
+            column,
+            null);
+      }
+    }
+    // only key columns are NOT NULL: deletes carry the key alone, and columns added later must
+    // not make older rows invalid
+    List<DataField> fields = new ArrayList<>();
+    for (DataField f : columns.getFields()) {
+      boolean key = primaryKeys.contains(f.name());
+      fields.add(f.newType(f.type().copy(!key)));
+    }
+    RowType rowType = new RowType(fields);
+    List<String> sequenceFields = settings.sequenceFields();
+    if (sequenceFields.isEmpty()) {
+      rowType = SequenceColumns.appendTo(rowType);
+      sequenceFields = SequenceColumns.NAMES;
+    }
+    return new TableSpec(
+        id,
+        rowType,
+        primaryKeys,
+        settings.partitionKeys(),
+        settings.buckets(),
+        settings.mergeEngine(),
+        settings.changelogProducer(),
+        sequenceFields,
+        options(settings));
+  }
+
+  private static Map<String, String> options(TableSettings settings) {
+    Map<String, String> options = new HashMap<>();
+    if (settings.deletePolicy() == DeletePolicy.IGNORE
+        || (settings.mergeEngine() == MergeEngine.FIRST_ROW
+            && settings.deletePolicy() == DeletePolicy.DEFAULT)) {
+      options.put("ignore-delete", "true");
+    } else if (settings.mergeEngine() == MergeEngine.PARTIAL_UPDATE
+        && settings.deletePolicy() == DeletePolicy.REMOVE_ROW) {
+      options.put("partial-update.remove-record-on-delete", "true");
+    }
+    options.putAll(settings.options());
+    return options;
+  }
+
+  /** The primary key: the fields of the record key, else the configured columns. */
+  static List<String> primaryKeys(Identifier id, TableSettings settings, RowChange event) {
+    if (event.key() != null) {
+      return event.key().schema().fields().stream().map(Field::name).toList();
+    }
+    if (!settings.primaryKeyFields().isEmpty()) {
+      return settings.primaryKeyFields();
+    }
+    throw new RecordException(
+        "Record for table "
+            + id.getFullName()
+            + " has no struct key to take the primary key from (is the key converter producing"
+            + " structs?); set table."
+            + settings.name()
+            + ".primary-key-fields (or table.primary-key-fields) to the key columns");
+  }
+
+  /** Refuses an existing table whose key or merge engine contradicts the config. */
+  private static void check(FileStoreTable table, TableSettings settings, RowChange first) {
+    String name = table.fullName();
+    List<String> tableKeys = table.schema().primaryKeys();
+    if (tableKeys.isEmpty()) {
+      throw new RecordException(
+          "Table " + name + " has no primary key; the sink writes primary-key tables only");
+    }
+    Set<String> recordKeys =
+        new LinkedHashSet<>(primaryKeys(Identifier.fromString(name), settings, first));
+    recordKeys.addAll(table.schema().partitionKeys());
+    if (!Set.copyOf(tableKeys).equals(recordKeys)) {
+      throw new RecordException(
+          "Table "
+              + name
+              + " has primary key "
+              + tableKeys
+              + " but the records carry key "
+              + recordKeys
+              + "; route the topic to another table, or drop the table so it is re-created");
+    }
+    MergeEngine engine =
+        MergeEngine.fromPaimonName(
+            table.options().getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+    if (engine != settings.mergeEngine()) {
+      throw new RecordException(
+          "Table "
+              + name
+              + " uses merge engine '"
+              + engine.paimonName()
+              + "' but the config asks for '"
+              + settings.mergeEngine().paimonName()
+              + "'; set table."
+              + settings.name()
+              + ".merge-engine="
+              + engine.paimonName()
+              + " to use the table as it is");
+    }
+    if (engine == MergeEngine.PARTIAL_UPDATE
+        && settings.deletePolicy() == DeletePolicy.REMOVE_ROW
+        && !"true".equals(table.options().get("partial-update.remove-record-on-delete"))
+        && !table.options().containsKey("partial-update.remove-record-on-sequence-group")) {
+      throw new RecordException(
+          "Table "
+              + name
+              + " is a partial-update table without partial-update.remove-record-on-delete, so"
+              + " it cannot remove rows on delete; set table."
+              + settings.name()
+              + ".delete-policy=ignore, or ALTER the table to set that option");
+    }
+  }
+}

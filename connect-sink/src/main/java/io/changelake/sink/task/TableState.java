@@ -1,0 +1,75 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.write.TableWriter;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.schema.RowConverter;
+import io.changelake.sink.config.TableSettings;
+import io.changelake.sink.metrics.TableMetrics;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.paimon.catalog.Identifier;
+
+/** What a task knows about one table it writes. */
+final class TableState {
+  final Identifier id;
+  final TableSettings settings;
+  private final WriterPool pool;
+  final TableMetrics metrics;
+  final MergeEngine mergeEngine;
+
+  /** Converters per record schema, valid for the writer's current row type. */
+  final Map<Schema, RowConverter> converters = new HashMap<>();
+
+  /** The next offset per partition the table already contains; null until read. */
+  private Map<SourcePartition, Long> contained;
+
+  /** Rows were written since the last commit. */
+  boolean dirty;
+
+  TableState(Identifier id, TableSettings settings, WriterPool pool, TableMetrics metrics) {
+    this.id = id;
+    this.settings = settings;
+    this.pool = pool;
+    this.metrics = metrics;
+    this.mergeEngine =
+        MergeEngine.fromPaimonName(
+            writer()
+                .table()
+                .options()
+                .getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+  }
+
+  /** The pool's writer; asked each time because the pool closes writers that sit idle. */
+  TableWriter writer() {
+    return pool.writer(id);
+  }
+
+  Map<SourcePartition, Long> contained() {
+    return contained;
+  }
+
+  void contained(Map<SourcePartition, Long> offsets) {
+    this.contained = offsets == null ? null : new HashMap<>(offsets);
+  }
+
+  /** True when the table's snapshots say it already holds the record at {@code offset}. */
+  boolean contains(SourcePartition partition, long offset) {
+    Long next = contained.get(partition);
+    return next != null && offset < next;
+  }
+
+  /** True when Paimon would accept a delete row for this table. */
+  boolean acceptsDeletes() {
+    Map<String, String> options = writer().table().options();
+    if (mergeEngine != MergeEngine.PARTIAL_UPDATE) {
+      return true;
+    }
+    return "true".equals(options.get("partial-update.remove-record-on-delete"))
+        || options.containsKey("partial-update.remove-record-on-sequence-group")
+        || "true".equals(options.get("ignore-delete"))
+        || options.keySet().stream().anyMatch(k -> k.endsWith(".sequence-group"));
+  }
+}
