@@ -1,8 +1,13 @@
 package io.changelake.schema;
 
+import io.changelake.schema.evolution.LenientColumns;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.RowType;
 
 /**
@@ -30,6 +35,31 @@ public record FieldMapping(Map<String, String> columnByField, Set<String> droppe
    *     no lenient column
    */
   public static FieldMapping byName(Schema structSchema, RowType target) {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    Map<String, String> columns = new LinkedHashMap<>();
+    Set<String> dropped = new LinkedHashSet<>();
+    for (Field field : structSchema.fields()) {
+      DataType own = TypeMapping.toPaimon(field.schema());
+      int index = target.getFieldIndex(field.name());
+      if (index >= 0 && TypeRules.convertible(own, target.getTypeAt(index))) {
+        columns.put(field.name(), field.name());
+        continue;
+      }
+      String lenient = LenientColumns.name(field.name(), own);
+      int lenientIndex = target.getFieldIndex(lenient);
+      if (lenientIndex >= 0 && TypeRules.convertible(own, target.getTypeAt(lenientIndex))) {
+        columns.put(field.name(), lenient);
+      } else if (index >= 0) {
+        throw new ValueConversionException(
+            field.name(),
+            field.schema(),
+            target.getTypeAt(index),
+            "the types are incompatible and the table has no column "
+                + lenient
+                + " (see schema.evolution.incompatible-type)");
+      } else {
+        dropped.add(field.name());
+      }
+    }
+    return new FieldMapping(columns, dropped);
   }
 }

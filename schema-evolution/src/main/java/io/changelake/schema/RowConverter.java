@@ -1,8 +1,17 @@
 package io.changelake.schema;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 
@@ -14,32 +23,79 @@ import org.apache.paimon.types.RowType;
  * ConvertedRow#absent()}); record fields the target does not know are dropped; values are converted
  * as documented in {@link TypeMapping}, also into a wider column type than their own (and, when the
  * policy ignored a widening, into a narrower one as long as the value fits — else {@link
- * ValueConversionException}).
+ * ValueConversionException}). A null stays null: field defaults of the Connect schema are not
+ * substituted (Debezium puts the column's DEFAULT there, which is not the row's value).
  *
  * <p>Instances are immutable and thread-safe.
  */
 public final class RowConverter {
 
-  private RowConverter() {}
+  private final Schema schema;
+  private final RowType target;
+  private final String[] fieldNames;
+  private final Field[] fields;
+  private final ValueConverter[] converters;
+  private final boolean[] nullable;
+  private final BitSet present;
+  private final BitSet absent;
+  private final String placeholder;
+  private final byte[] placeholderBytes;
+
+  private RowConverter(
+      Schema schema, RowType target, FieldMapping mapping, ConversionOptions options) {
+    if (schema.type() != Schema.Type.STRUCT) {
+      throw new IllegalArgumentException(
+          "Expected a STRUCT schema, got " + ValueConversionException.describe(schema));
+    }
+    this.schema = schema;
+    this.target = target;
+    Map<String, String> fieldByColumn = new HashMap<>();
+    mapping.columnByField().forEach((field, column) -> fieldByColumn.put(column, field));
+    List<DataField> columns = target.getFields();
+    int n = columns.size();
+    fieldNames = new String[n];
+    fields = new Field[n];
+    converters = new ValueConverter[n];
+    nullable = new boolean[n];
+    present = new BitSet(n);
+    for (int i = 0; i < n; i++) {
+      DataField column = columns.get(i);
+      nullable[i] = column.type().isNullable();
+      String fieldName = fieldByColumn.get(column.name());
+      Field field = fieldName == null ? null : schema.field(fieldName);
+      if (field != null) {
+        fieldNames[i] = field.name();
+        fields[i] = field;
+        converters[i] = ValueConverters.compile(field.schema(), column.type(), field.name());
+        present.set(i);
+      }
+    }
+    absent = (BitSet) present.clone();
+    absent.flip(0, n);
+    placeholder = options.unavailableValuePlaceholder();
+    placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
+  }
 
   /** Compiles with name-based mapping ({@link FieldMapping#byName}) and Debezium's defaults. */
   public static RowConverter compile(Schema structSchema, RowType target) {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return compile(structSchema, target, ConversionOptions.defaults());
   }
 
   /** Compiles with name-based mapping ({@link FieldMapping#byName}). */
   public static RowConverter compile(
       Schema structSchema, RowType target, ConversionOptions options) {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return compile(structSchema, target, FieldMapping.byName(structSchema, target), options);
   }
 
   /**
    * Compiles with an explicit mapping, e.g. {@link
    * io.changelake.schema.evolution.EvolutionPlan#fieldMapping()}.
+   *
+   * @throws ValueConversionException if a mapped field's type cannot go into its column
    */
   public static RowConverter compile(
       Schema structSchema, RowType target, FieldMapping mapping, ConversionOptions options) {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return new RowConverter(structSchema, target, mapping, options);
   }
 
   /**
@@ -50,21 +106,77 @@ public final class RowConverter {
    * @throws ValueConversionException naming the field, its Connect schema and the target type
    */
   public ConvertedRow convert(Struct value, RowKind kind) {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    GenericRow row = new GenericRow(kind, fieldNames.length);
+    BitSet unavailable = new BitSet();
+    for (int i = present.nextSetBit(0); i >= 0; i = present.nextSetBit(i + 1)) {
+      Object v = value.getWithoutDefault(fieldNames[i]);
+      if (v == null) {
+        if (!nullable[i]) {
+          throw new ValueConversionException(
+              fieldNames[i], fields[i].schema(), target.getTypeAt(i), "null for a NOT NULL column");
+        }
+      } else if (isUnavailable(v)) {
+        unavailable.set(i);
+      } else {
+        row.setField(i, convertField(i, v));
+      }
+    }
+    return new ConvertedRow(row, (BitSet) absent.clone(), unavailable);
   }
 
   /** Target columns that some record field is written to. */
   public BitSet presentColumns() {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return (BitSet) present.clone();
   }
 
   /** The record schema this converter was compiled for. */
   public Schema schema() {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return schema;
   }
 
   /** The table row type this converter was compiled for. */
   public RowType target() {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    return target;
+  }
+
+  private Object convertField(int i, Object v) {
+    try {
+      return converters[i].convert(v);
+    } catch (ValueConversionException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new ValueConversionException(
+          fieldNames[i],
+          fields[i].schema(),
+          target.getTypeAt(i),
+          "unexpected value " + abbreviate(v) + " (" + v.getClass().getName() + "): " + e,
+          e);
+    }
+  }
+
+  /** Debezium's placeholder, as a string, its bytes, or an array holding only it. */
+  private boolean isUnavailable(Object v) {
+    if (placeholder == null) {
+      return false;
+    }
+    if (v instanceof List<?> list) {
+      return list.size() == 1 && list.get(0) != null && isUnavailable(list.get(0));
+    }
+    if (v instanceof String s) {
+      return s.equals(placeholder);
+    }
+    if (v instanceof byte[] bytes) {
+      return Arrays.equals(bytes, placeholderBytes);
+    }
+    if (v instanceof ByteBuffer buffer) {
+      return buffer.remaining() == placeholderBytes.length
+          && ByteBuffer.wrap(placeholderBytes).equals(buffer);
+    }
+    return false;
+  }
+
+  private static String abbreviate(Object v) {
+    String s = String.valueOf(v);
+    return s.length() > 100 ? s.substring(0, 100) + "..." : s;
   }
 }

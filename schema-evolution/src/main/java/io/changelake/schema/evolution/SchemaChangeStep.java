@@ -1,8 +1,10 @@
 package io.changelake.schema.evolution;
 
+import io.changelake.schema.TypeRules;
 import java.util.List;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.RowType;
 
 /** One change to a table's schema, as planned and as applied. */
 public sealed interface SchemaChangeStep {
@@ -14,7 +16,7 @@ public sealed interface SchemaChangeStep {
   String describe();
 
   /** True when {@code current} already reflects this step (for idempotent application). */
-  boolean isSatisfiedBy(org.apache.paimon.types.RowType current);
+  boolean isSatisfiedBy(RowType current);
 
   /** A new nullable column at the end of the table. */
   record AddColumn(String column, DataType type) implements SchemaChangeStep {
@@ -24,7 +26,7 @@ public sealed interface SchemaChangeStep {
 
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+      return List.of(SchemaChange.addColumn(column, type));
     }
 
     @Override
@@ -33,8 +35,8 @@ public sealed interface SchemaChangeStep {
     }
 
     @Override
-    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+    public boolean isSatisfiedBy(RowType current) {
+      return current.containsField(column);
     }
   }
 
@@ -46,7 +48,7 @@ public sealed interface SchemaChangeStep {
   record WidenType(String column, DataType from, DataType to) implements SchemaChangeStep {
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+      return List.of(SchemaChange.updateColumnType(column, to, true));
     }
 
     @Override
@@ -55,8 +57,13 @@ public sealed interface SchemaChangeStep {
     }
 
     @Override
-    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+    public boolean isSatisfiedBy(RowType current) {
+      int index = current.getFieldIndex(column);
+      if (index < 0) {
+        return false;
+      }
+      DataType now = current.getTypeAt(index);
+      return TypeRules.join(now, to).map(joined -> TypeRules.sameType(joined, now)).orElse(false);
     }
   }
 
@@ -64,17 +71,18 @@ public sealed interface SchemaChangeStep {
   record RelaxNotNull(String column, DataType type) implements SchemaChangeStep {
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+      return List.of(SchemaChange.updateColumnNullability(column, true));
     }
 
     @Override
     public String describe() {
-      return "drop NOT NULL on column " + column + " " + type.asSQLString();
+      return "drop NOT NULL on column " + column + " " + type.copy(true).asSQLString();
     }
 
     @Override
-    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+    public boolean isSatisfiedBy(RowType current) {
+      int index = current.getFieldIndex(column);
+      return index >= 0 && current.getTypeAt(index).isNullable();
     }
   }
 
@@ -90,7 +98,7 @@ public sealed interface SchemaChangeStep {
 
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+      return List.of(SchemaChange.addColumn(newColumn, newType));
     }
 
     @Override
@@ -106,8 +114,8 @@ public sealed interface SchemaChangeStep {
     }
 
     @Override
-    public boolean isSatisfiedBy(org.apache.paimon.types.RowType current) {
-      throw new UnsupportedOperationException("TODO schema-evolution");
+    public boolean isSatisfiedBy(RowType current) {
+      return current.containsField(newColumn);
     }
   }
 }

@@ -3,6 +3,8 @@ package io.changelake.schema.evolution;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies evolution plans through a Paimon catalog. Safe when several tasks (in this or other JVMs,
@@ -16,6 +18,8 @@ import org.apache.paimon.catalog.Identifier;
  * writers.
  */
 public final class SchemaEvolver {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SchemaEvolver.class);
 
   private final EvolutionPlanner planner = new EvolutionPlanner();
 
