@@ -1,0 +1,295 @@
+package io.changelake.source.it;
+
+import static io.changelake.source.it.LakeFixture.delete;
+import static io.changelake.source.it.LakeFixture.upsert;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.changelake.source.it.ConnectFixture.Event;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The source connector in a real Connect worker reading real Paimon tables. */
+class ChangelakeSourceConnectorTest {
+  private static final List<String> COLUMNS = List.of("id", "name", "qty");
+
+  @TempDir static Path dir;
+  private static LakeFixture lake;
+  private static ConnectFixture kafka;
+
+  @BeforeAll
+  static void start() {
+    lake = new LakeFixture(dir.resolve("warehouse"));
+    kafka = new ConnectFixture(false);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    kafka.close();
+    lake.close();
+  }
+
+  private static Map<String, String> config(String... keyValues) {
+    return ConnectFixture.sourceConfig(lake.catalogProps(), keyValues);
+  }
+
+  @Test
+  void fullStateThenUpdatesAndDeletesRebuildTheTable() throws Exception {
+    Identifier orders = lake.createTable("full_db", "orders", 2, "lookup");
+    lake.commit(orders, upsert(1, "a", 1), upsert(2, "b", 2), upsert(3, "c", 3));
+    lake.commit(orders, upsert(4, "d", 4), upsert(5, "e", 5));
+
+    kafka.startConnector("full", config("tables", "full_db.orders"));
+    List<Event> snapshot = kafka.awaitEvents("full_db.orders", 5);
+    assertThat(snapshot).extracting(Event::op).containsOnly("r");
+    assertThat(snapshot).allSatisfy(e -> assertThat(e.before()).isNull());
+    assertThat(snapshot)
+        .extracting(e -> e.value().getStruct("source").getString("snapshot"))
+        .containsOnly("true", "last")
+        .containsOnlyOnce("last");
+    assertThat(snapshot.get(0).value().getStruct("source").getString("db")).isEqualTo("full_db");
+    assertThat(snapshot.get(0).value().schema().name()).isEqualTo("full_db.orders.Envelope");
+
+    lake.commit(orders, upsert(1, "a", 10), delete(2, "b", 2), upsert(6, "f", 6));
+    List<Event> all = kafka.awaitEvents("full_db.orders", 9);
+    assertThat(all).hasSize(9);
+    List<Event> changes = all.stream().filter(e -> !snapshot.contains(e)).toList();
+
+    Event update = only(changes, 1);
+    assertThat(update.op()).isEqualTo("u");
+    assertThat(update.before().getInt32("qty")).isEqualTo(1);
+    assertThat(update.after().getInt32("qty")).isEqualTo(10);
+    assertThat(update.value().getStruct("source").getString("snapshot")).isEqualTo("false");
+
+    List<Event> deleteEvents = changes.stream().filter(e -> e.id() == 2).toList();
+    assertThat(deleteEvents).hasSize(2);
+    assertThat(deleteEvents.get(0).op()).isEqualTo("d");
+    assertThat(deleteEvents.get(0).before().getString("name")).isEqualTo("b");
+    assertThat(deleteEvents.get(0).after()).isNull();
+    assertThat(deleteEvents.get(1).tombstone()).isTrue();
+
+    assertThat(only(changes, 6).op()).isEqualTo("c");
+    assertKeysStayInOnePartition(all);
+    assertThat(ChangeReplay.replay(all, COLUMNS)).isEqualTo(lake.rows(orders));
+  }
+
+  @Test
+  void latestPublishesOnlyLaterChanges() throws Exception {
+    Identifier table = lake.createTable("latest_db", "t", 1, "lookup");
+    lake.commit(table, upsert(1, "before-start", 1));
+    kafka.startConnector("latest", config("tables", "latest_db.t", "start.position", "latest"));
+    // the task's start races this test: keep committing until the first marker arrives
+    int[] marker = {100};
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> {
+              lake.commit(table, upsert(marker[0]++, "marker", 0));
+              return !kafka.readAll("latest_db.t", "read_uncommitted").isEmpty();
+            });
+    lake.commit(table, upsert(1, "after-start", 2));
+    List<Event> events = kafka.awaitEvents("latest_db.t", 2);
+    assertThat(events)
+        .noneMatch(e -> !e.tombstone() && "before-start".equals(e.after().getString("name")));
+    assertThat(events).extracting(Event::op).doesNotContain("r");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                kafka.readAll("latest_db.t", "read_uncommitted").stream()
+                    .anyMatch(
+                        e -> e.id() == 1 && "after-start".equals(e.after().getString("name"))));
+  }
+
+  @Test
+  void snapshotIdAndTimestampStartWhereAsked() throws Exception {
+    Identifier table = lake.createTable("start_db", "t", 1, "input");
+    lake.commit(table, upsert(1, "s1", 1));
+    lake.commit(table, upsert(2, "s2", 2));
+    long secondSnapshot = lake.table(table).snapshotManager().latestSnapshotId();
+    Thread.sleep(20); // commit times must differ from the cut-off, whatever the clock resolution
+    long cutOff = System.currentTimeMillis();
+    Thread.sleep(20);
+    lake.commit(table, upsert(3, "s3", 3));
+
+    kafka.startConnector(
+        "from-snapshot",
+        config(
+            "tables", "start_db.t",
+            "start.position", "snapshot",
+            "start.snapshot.id", Long.toString(secondSnapshot),
+            "topic.name.format", "by-id.${database}.${table}"));
+    kafka.startConnector(
+        "from-timestamp",
+        config(
+            "tables", "start_db.t",
+            "start.position", "timestamp",
+            "start.timestamp.ms", Long.toString(cutOff),
+            "topic.name.format", "by-time.${database}.${table}"));
+
+    assertThat(ids(kafka.awaitEvents("by-id.start_db.t", 2))).containsExactlyInAnyOrder(2, 3);
+    assertThat(ids(kafka.awaitEvents("by-time.start_db.t", 1))).containsExactly(3);
+    // a later marker proves nothing else was coming
+    lake.commit(table, upsert(4, "s4", 4));
+    assertThat(ids(kafka.awaitEvents("by-id.start_db.t", 3))).containsExactlyInAnyOrder(2, 3, 4);
+    assertThat(ids(kafka.awaitEvents("by-time.start_db.t", 2))).containsExactlyInAnyOrder(3, 4);
+  }
+
+  @Test
+  void anAddedColumnReachesTheEventsWithoutRestart() throws Exception {
+    Identifier table = lake.createTable("evolve_db", "t", 1, "lookup");
+    lake.commit(table, upsert(1, "a", 1));
+    kafka.startConnector("evolve", config("tables", "evolve_db.t"));
+    kafka.awaitEvents("evolve_db.t", 1);
+
+    lake.addColumn(table, "note", DataTypes.STRING());
+    lake.commit(table, upsert(2, "b", 2, "hello"), upsert(1, "a", 5, "changed"));
+    List<Event> events = kafka.awaitEvents("evolve_db.t", 3);
+    Event inserted = only(events, 2);
+    assertThat(inserted.after().getString("note")).isEqualTo("hello");
+    Event updated =
+        events.stream().filter(e -> e.id() == 1 && e.op().equals("u")).findFirst().orElseThrow();
+    assertThat(updated.after().getString("note")).isEqualTo("changed");
+    assertThat(updated.after().getInt32("qty")).isEqualTo(5);
+    assertThat(ChangeReplay.replay(events, List.of("id", "name", "qty", "note")))
+        .isEqualTo(lake.rows(table));
+  }
+
+  @Test
+  void restartsResumeExactlyWhereTheyStopped() throws Exception {
+    Identifier table = lake.createTable("restart_db", "t", 2, "lookup");
+    for (int i = 0; i < 5; i++) {
+      lake.commit(table, upsert(2 * i, "x", i), upsert(2 * i + 1, "y", i));
+    }
+    // small batches: offsets land in the middle of snapshots
+    kafka.startConnector("restart", config("tables", "restart_db.t", "batch.size", "3"));
+    kafka.awaitEvents("restart_db.t", 10);
+
+    kafka.connect.stopConnector("restart");
+    lake.commit(table, upsert(0, "x", 100), upsert(20, "z", 1));
+    kafka.connect.resumeConnector("restart");
+    kafka.awaitRunning("restart", 1);
+    kafka.awaitEvents("restart_db.t", 12);
+
+    kafka.connect.restartConnectorAndTasks("restart", false, true, false);
+    kafka.awaitRunning("restart", 1);
+    lake.commit(table, upsert(21, "marker", 1));
+    List<Event> events = kafka.awaitEvents("restart_db.t", 13);
+    assertThat(events).hasSize(13);
+    assertThat(events.stream().map(e -> e.id() + "/" + e.op() + "/" + e.after().getInt32("qty")))
+        .doesNotHaveDuplicates();
+    assertThat(ChangeReplay.replay(events, COLUMNS)).isEqualTo(lake.rows(table));
+  }
+
+  @Test
+  void tablesCreatedLaterArePickedUpWithoutRestart() throws Exception {
+    Identifier first = lake.createTable("disc_db", "first", 1, "lookup");
+    lake.commit(first, upsert(1, "a", 1));
+    kafka.startConnector("discover", config("tables.regex", "disc_db\\..*", "tasks.max", "2"));
+    kafka.awaitEvents("disc_db.first", 1);
+
+    Identifier second = lake.createTable("disc_db", "second", 1, "lookup");
+    lake.commit(second, upsert(7, "b", 1));
+    assertThat(ids(kafka.awaitEvents("disc_db.second", 1))).containsExactly(7);
+    kafka.awaitRunning("discover", 2);
+  }
+
+  @Test
+  void flatRecordsCarryTheRowAndOperation() throws Exception {
+    Identifier table = lake.createTable("flat_db", "t", 1, "lookup");
+    lake.commit(table, upsert(1, "a", 1));
+    kafka.startConnector(
+        "flat", config("tables", "flat_db.t", "record.format", "flat", "start.position", "full"));
+    kafka.awaitEvents("flat_db.t", 1);
+    lake.commit(table, upsert(1, "a", 2), delete(1, "a", 2));
+    lake.commit(table, upsert(2, "b", 3));
+    List<Event> events = kafka.awaitEvents("flat_db.t", 4);
+    assertThat(events.get(0).value().schema().name()).isEqualTo("flat_db.t.Value");
+    assertThat(events.get(0).value().getString("__op")).isEqualTo("r");
+    assertThat(events.get(0).value().getString("name")).isEqualTo("a");
+    assertThat(events.stream().filter(e -> !e.tombstone()).map(e -> e.value().getString("__op")))
+        .contains("r", "c");
+  }
+
+  @Test
+  void anExpiredPositionFailsTheTaskWithResetInstructions() throws Exception {
+    Identifier table = lake.createTable("expiry_db", "t", 1, "input");
+    for (int i = 0; i < 4; i++) {
+      lake.commit(table, upsert(i, "v", i));
+    }
+    kafka.connect.configureConnector(
+        new CreateConnectorRequest(
+            "expiry",
+            config("tables", "expiry_db.t"),
+            CreateConnectorRequest.InitialState.STOPPED));
+    Map<String, Object> partition = Map.of("database", "expiry_db", "table", "t", "buckets", "all");
+    kafka.connect.alterSourceConnectorOffset(
+        "expiry", partition, Map.of("snapshot_id", 1, "row_offset", 0, "full_state", false));
+    lake.table(table)
+        .newExpireSnapshots()
+        .config(
+            ExpireConfig.builder()
+                .snapshotRetainMax(1)
+                .snapshotRetainMin(1)
+                .snapshotTimeRetain(Duration.ZERO)
+                .build())
+        .expire();
+
+    kafka.connect.resumeConnector("expiry");
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () -> taskState("expiry").map(ConnectorStateInfo.TaskState::state).orElse(""),
+            "FAILED"::equals);
+    String trace = taskState("expiry").orElseThrow().trace();
+    assertThat(trace)
+        .contains("expiry_db.t")
+        .contains("DELETE /connectors/expiry/offsets")
+        .contains("PATCH /connectors/expiry/offsets")
+        .contains("\"database\": \"expiry_db\"");
+
+    // the documented reset: stop, delete the offsets, resume -> starts over from start.position
+    kafka.connect.stopConnector("expiry");
+    kafka.connect.resetConnectorOffsets("expiry");
+    kafka.connect.resumeConnector("expiry");
+    kafka.awaitRunning("expiry", 1);
+    assertThat(ids(kafka.awaitEvents("expiry_db.t", 4))).containsExactlyInAnyOrder(0, 1, 2, 3);
+  }
+
+  private static java.util.Optional<ConnectorStateInfo.TaskState> taskState(String connector) {
+    return kafka.connect.connectorStatus(connector).tasks().stream().findFirst();
+  }
+
+  private static Event only(List<Event> events, int id) {
+    List<Event> matching = events.stream().filter(e -> e.id() == id && !e.tombstone()).toList();
+    assertThat(matching).as("events of id %s", id).hasSize(1);
+    return matching.get(0);
+  }
+
+  private static List<Integer> ids(List<Event> events) {
+    return events.stream().filter(e -> !e.tombstone()).map(Event::id).toList();
+  }
+
+  private static void assertKeysStayInOnePartition(List<Event> events) {
+    Map<Integer, Set<Integer>> partitions =
+        events.stream()
+            .collect(
+                Collectors.groupingBy(
+                    Event::id, Collectors.mapping(Event::partition, Collectors.toSet())));
+    assertThat(partitions.values()).allSatisfy(p -> assertThat(p).hasSize(1));
+    assertThat(events.stream().map(Event::partition).distinct().count()).isGreaterThan(1);
+  }
+}
