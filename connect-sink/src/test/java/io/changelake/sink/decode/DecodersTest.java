@@ -1,0 +1,246 @@
+package io.changelake.sink.decode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.sink.decode.ChangeEvent.RowChange;
+import java.util.stream.Stream;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class DecodersTest {
+  static final Schema KEY =
+      SchemaBuilder.struct().name("db.public.t.Key").field("id", Schema.INT32_SCHEMA).build();
+  static final Schema ROW =
+      SchemaBuilder.struct()
+          .name("db.public.t.Value")
+          .optional()
+          .field("id", Schema.INT32_SCHEMA)
+          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+  static final Schema PG_SOURCE =
+      SchemaBuilder.struct()
+          .field("db", Schema.STRING_SCHEMA)
+          .field("schema", Schema.STRING_SCHEMA)
+          .field("table", Schema.STRING_SCHEMA)
+          .field("ts_ms", Schema.INT64_SCHEMA)
+          .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
+          .build();
+  static final Schema MYSQL_SOURCE =
+      SchemaBuilder.struct()
+          .field("db", Schema.STRING_SCHEMA)
+          .field("table", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("ts_ms", Schema.INT64_SCHEMA)
+          .field("file", Schema.STRING_SCHEMA)
+          .field("pos", Schema.INT64_SCHEMA)
+          .build();
+  static final Schema TS_SOURCE =
+      SchemaBuilder.struct()
+          .field("db", Schema.STRING_SCHEMA)
+          .field("ts_ms", Schema.INT64_SCHEMA)
+          .build();
+
+  static Schema envelope(Schema source) {
+    return SchemaBuilder.struct()
+        .name("db.public.t.Envelope")
+        .field("before", ROW)
+        .field("after", ROW)
+        .field("source", source)
+        .field("op", Schema.STRING_SCHEMA)
+        .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+        .build();
+  }
+
+  static Struct row(int id, String name) {
+    return new Struct(ROW).put("id", id).put("name", name);
+  }
+
+  static Struct key(int id) {
+    return new Struct(KEY).put("id", id);
+  }
+
+  static Struct pgSource(long lsn) {
+    return new Struct(PG_SOURCE)
+        .put("db", "inventory")
+        .put("schema", "public")
+        .put("table", "t")
+        .put("ts_ms", 1000L)
+        .put("lsn", lsn);
+  }
+
+  static SinkRecord record(Object key, Schema valueSchema, Object value, long offset) {
+    return new SinkRecord("topic", 2, KEY, key, valueSchema, value, offset, 5000L, null);
+  }
+
+  static SinkRecord pg(String op, Struct before, Struct after, long lsn) {
+    Schema env = envelope(PG_SOURCE);
+    Struct value =
+        new Struct(env)
+            .put("op", op)
+            .put("before", before)
+            .put("after", after)
+            .put("source", pgSource(lsn));
+    return record(key(1), env, value, 7);
+  }
+
+  static Stream<Arguments> envelopes() {
+    return Stream.of(
+        Arguments.of(pg("c", null, row(1, "a"), 100), Op.CREATE, false, true),
+        Arguments.of(pg("r", null, row(1, "a"), 100), Op.READ, false, true),
+        Arguments.of(pg("u", row(1, "a"), row(1, "b"), 100), Op.UPDATE, true, true),
+        // PostgreSQL's default replica identity: updates without a before image
+        Arguments.of(pg("u", null, row(1, "b"), 100), Op.UPDATE, false, true),
+        Arguments.of(pg("d", row(1, "a"), null, 100), Op.DELETE, true, false),
+        // key-only before image
+        Arguments.of(pg("d", new Struct(ROW).put("id", 1), null, 100), Op.DELETE, true, false));
+  }
+
+  @ParameterizedTest
+  @MethodSource("envelopes")
+  void decodesEnvelopes(SinkRecord record, Op op, boolean hasBefore, boolean hasAfter) {
+    for (EnvelopeDecoder decoder :
+        new EnvelopeDecoder[] {new DebeziumEnvelopeDecoder(), new AutoDetectingDecoder(flat())}) {
+      RowChange change = (RowChange) decoder.decode(record);
+
+      assertThat(change.op()).isEqualTo(op);
+      assertThat(change.before() != null).isEqualTo(hasBefore);
+      assertThat(change.after() != null).isEqualTo(hasAfter);
+      assertThat(change.key().get("id")).isEqualTo(1);
+      assertThat(change.source().table()).contains("t");
+      assertThat(change.source().schema()).contains("public");
+      assertThat(change.source().position())
+          .isEqualTo(new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, 100));
+      assertThat(change.origin().describe()).isEqualTo("topic-2@7");
+    }
+  }
+
+  @Test
+  void truncateAndTombstone() {
+    Schema env = envelope(PG_SOURCE);
+    Struct truncate = new Struct(env).put("op", "t").put("source", pgSource(5));
+
+    assertThat(new DebeziumEnvelopeDecoder().decode(record(null, env, truncate, 1)))
+        .isInstanceOf(ChangeEvent.Truncate.class);
+    assertThat(new DebeziumEnvelopeDecoder().decode(record(key(1), null, null, 2)))
+        .isInstanceOf(ChangeEvent.Tombstone.class);
+  }
+
+  static Stream<Arguments> positions() {
+    Struct mysql =
+        new Struct(MYSQL_SOURCE)
+            .put("db", "shop")
+            .put("ts_ms", 1000L)
+            .put("file", "mysql-bin.000003")
+            .put("pos", 4567L);
+    Struct ts = new Struct(TS_SOURCE).put("db", "x").put("ts_ms", 1234L);
+    return Stream.of(
+        Arguments.of(
+            MYSQL_SOURCE, mysql, new SourcePosition(SourcePosition.Kind.BINLOG, (3L << 32) | 4567)),
+        Arguments.of(
+            TS_SOURCE, ts, new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, 1234)));
+  }
+
+  @ParameterizedTest
+  @MethodSource("positions")
+  void readsSourcePositions(Schema sourceSchema, Struct source, SourcePosition expected) {
+    Schema env = envelope(sourceSchema);
+    Struct value = new Struct(env).put("op", "c").put("after", row(1, "a")).put("source", source);
+
+    RowChange change =
+        (RowChange) new DebeziumEnvelopeDecoder().decode(record(key(1), env, value, 0));
+
+    assertThat(change.source().position()).isEqualTo(expected);
+  }
+
+  @Test
+  void binlogPositionsOrderAcrossFiles() {
+    assertThat(SourcePosition.binlog("bin.000002", 10).value())
+        .isLessThan(SourcePosition.binlog("bin.000003", 4).value());
+    assertThat(SourcePosition.binlog("bin.000003", 4).value())
+        .isLessThan(SourcePosition.binlog("bin.000003", 5).value());
+  }
+
+  static FlattenedDecoder flat() {
+    return new FlattenedDecoder("__op", "__deleted");
+  }
+
+  static final Schema FLAT =
+      SchemaBuilder.struct()
+          .name("db.public.t.Value")
+          .field("id", Schema.INT32_SCHEMA)
+          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__op", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__deleted", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__lsn", Schema.OPTIONAL_INT64_SCHEMA)
+          .field("__source_ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+          .field("__table", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+
+  static Stream<Arguments> flattened() {
+    return Stream.of(
+        Arguments.of("c", "false", 10L, Op.CREATE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of("u", "false", 10L, Op.UPDATE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of("d", "true", 10L, Op.DELETE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of(null, "true", null, Op.DELETE, SourcePosition.Kind.SOURCE_TIMESTAMP),
+        Arguments.of(null, null, null, Op.UPDATE, SourcePosition.Kind.SOURCE_TIMESTAMP));
+  }
+
+  @ParameterizedTest
+  @MethodSource("flattened")
+  void decodesFlattenedRows(
+      String op, String deleted, Long lsn, Op expected, SourcePosition.Kind kind) {
+    Struct value =
+        new Struct(FLAT)
+            .put("id", 1)
+            .put("name", "a")
+            .put("__op", op)
+            .put("__deleted", deleted)
+            .put("__lsn", lsn)
+            .put("__source_ts_ms", 99L)
+            .put("__table", "t");
+    for (EnvelopeDecoder decoder :
+        new EnvelopeDecoder[] {flat(), new AutoDetectingDecoder(flat())}) {
+      RowChange change = (RowChange) decoder.decode(record(key(1), FLAT, value, 3));
+
+      assertThat(change.op()).isEqualTo(expected);
+      assertThat(change.row().schema().fields())
+          .extracting(f -> f.name())
+          .containsExactly("id", "name");
+      assertThat(change.row().get("name")).isEqualTo("a");
+      assertThat(change.source().position().kind()).isEqualTo(kind);
+      assertThat(change.source().table()).contains("t");
+    }
+  }
+
+  @Test
+  void flattenedTombstoneWithKeyIsADeleteOfUnknownPosition() {
+    RowChange change = (RowChange) flat().decode(record(key(9), null, null, 4));
+
+    assertThat(change.op()).isEqualTo(Op.DELETE);
+    assertThat(change.key().get("id")).isEqualTo(9);
+    assertThat(change.source().position().isKnown()).isFalse();
+  }
+
+  @Test
+  void rejectsWhatItCannotRead() {
+    assertThatThrownBy(
+            () ->
+                new DebeziumEnvelopeDecoder().decode(record(key(1), Schema.STRING_SCHEMA, "x", 0)))
+        .isInstanceOf(DecodingException.class)
+        .hasMessageContaining("not a Debezium change envelope");
+    assertThatThrownBy(() -> flat().decode(record(key(1), Schema.STRING_SCHEMA, "x", 0)))
+        .isInstanceOf(DecodingException.class)
+        .hasMessageContaining("not a struct");
+    Schema env = envelope(PG_SOURCE);
+    Struct bad =
+        new Struct(env).put("op", "x").put("after", row(1, "a")).put("source", pgSource(1));
+    assertThatThrownBy(() -> new DebeziumEnvelopeDecoder().decode(record(key(1), env, bad, 0)))
+        .hasMessageContaining("Unknown Debezium operation 'x'");
+  }
+}

@@ -1,0 +1,101 @@
+package io.changelake.sink.route;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.sink.decode.SourceInfo;
+import io.changelake.sink.decode.SourcePosition;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class TableRouterTest {
+  private static final SourceInfo PG =
+      new SourceInfo(
+          Optional.of("inventory"),
+          Optional.of("public"),
+          Optional.of("Orders"),
+          new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, 42));
+
+  static Stream<Arguments> routes() {
+    return Stream.of(
+        // format, rules, sanitize, topic, expected table
+        Arguments.of("${topic}", "", true, "dbserver1.public.orders", "dbserver1_public_orders"),
+        Arguments.of("${topic}", "", false, "dbserver1.public.orders", "dbserver1.public.orders"),
+        Arguments.of("${source.table}", "", true, "any", "orders"),
+        Arguments.of(
+            "${source.db}_${source.schema}_${source.table}",
+            "",
+            true,
+            "t",
+            "inventory_public_orders"),
+        Arguments.of("wide", "", true, "dbserver1.public.orders", "wide"),
+        Arguments.of(
+            "${topic}",
+            "dbserver1\\.public\\.(.*)=>pg_$1",
+            true,
+            "dbserver1.public.orders",
+            "pg_orders"),
+        Arguments.of(
+            "${topic}",
+            "x\\.(.*)=>first_$1;dbserver1\\.(.*)\\.(.*)=>$2_from_$1",
+            true,
+            "dbserver1.public.items",
+            "items_from_public"),
+        Arguments.of(
+            "fallback", "nomatch\\..*=>never", true, "dbserver1.public.orders", "fallback"),
+        Arguments.of("${topic}", "", true, "2024-Orders", "_2024_orders"),
+        Arguments.of("${topic}", "", true, "Ünïcode Topic", "_n_code_topic"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("routes")
+  void routesTopicsToTables(
+      String format, String rules, boolean sanitize, String topic, String expected) {
+    TableRouter router =
+        new TableRouter("lake", RegexRules.parse(rules), TableNameFormat.parse(format), sanitize);
+
+    assertThat(router.route(topic, PG).getObjectName()).isEqualTo(expected);
+    assertThat(router.route(topic, PG).getDatabaseName()).isEqualTo("lake");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "${table}|Unknown placeholder ${table}",
+        "${topic|Unclosed placeholder",
+        "' '|empty",
+      })
+  void rejectsBadFormats(String format, String message) {
+    assertThatThrownBy(() -> TableNameFormat.parse(format)).hasMessageContaining(message);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "no-arrow|not 'regex=>replacement'",
+        "(unclosed=>t|invalid regex",
+        "a(.*)=>t_$2|refers to a group",
+        "abc=>|empty table name",
+      })
+  void rejectsBadRules(String rules, String message) {
+    assertThatThrownBy(() -> RegexRules.parse(rules)).hasMessageContaining(message);
+  }
+
+  @Test
+  void sourcePlaceholderWithoutSourceBlockNamesTheFix() {
+    TableRouter router =
+        new TableRouter(
+            "lake", RegexRules.parse(""), TableNameFormat.parse("${source.table}"), true);
+
+    assertThatThrownBy(() -> router.route("flat.topic", SourceInfo.none(0)))
+        .hasMessageContaining("source.table")
+        .hasMessageContaining("use ${topic} or route.regex.rules");
+  }
+}
