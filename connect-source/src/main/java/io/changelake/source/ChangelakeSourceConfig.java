@@ -373,8 +373,14 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   }
 
   private static ConfigDef.Validator enumValidator(Enum<?>[] values) {
-    String[] names = configValues(values);
-    return ConfigDef.CaseInsensitiveValidString.in(names);
+    List<String> names = List.of(configValues(values));
+    return ConfigDef.LambdaValidator.with(
+        (name, value) -> {
+          if (value == null || !names.contains(value.toString().toLowerCase(Locale.ROOT))) {
+            throw new ConfigException(name, value, "must be one of " + String.join(", ", names));
+          }
+        },
+        () -> String.join(", ", names) + " (any case)");
   }
 
   private static String[] configValues(Enum<?>[] values) {
