@@ -1,9 +1,19 @@
 package io.changelake.lsm.commit;
 
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.utils.SnapshotManager;
 
-/** Reads back the Kafka offsets that commits stored in snapshot properties. */
+/**
+ * Reads back the Kafka offsets that commits stored in snapshot properties.
+ *
+ * <p>Per partition the answer is the offset of the newest snapshot (highest id) that recorded that
+ * partition, among all commit users with the prefix. Snapshots are the source of truth; once they
+ * expire, the per-user copy kept by {@link OffsetFallbackStore} answers (it records which snapshot
+ * carried each offset, so both sources compare on the same scale).
+ */
 public final class CommittedOffsets {
   private CommittedOffsets() {}
 
@@ -14,6 +24,38 @@ public final class CommittedOffsets {
    * snapshots when those have expired.
    */
   public static Map<SourcePartition, Long> read(FileStoreTable table, String commitUserPrefix) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+    Map<SourcePartition, OffsetFallbackStore.Entry> newest =
+        new HashMap<>(new OffsetFallbackStore(table).newest(commitUserPrefix));
+    SnapshotManager snapshots = table.snapshotManager();
+    Long latest = snapshots.latestSnapshotId();
+    Long earliest = snapshots.earliestSnapshotId();
+    if (latest != null && earliest != null) {
+      for (long id = latest; id >= earliest; id--) {
+        Snapshot snapshot;
+        try {
+          snapshot = snapshots.snapshot(id);
+        } catch (RuntimeException e) {
+          if (snapshots.snapshotExists(id)) {
+            throw e;
+          }
+          // expired while we were reading: older ones are gone too, the copy covers them
+          break;
+        }
+        if (!snapshot.commitUser().startsWith(commitUserPrefix)) {
+          continue;
+        }
+        long snapshotId = id;
+        OffsetProperties.decode(snapshot.properties())
+            .forEach(
+                (partition, offset) ->
+                    newest.merge(
+                        partition,
+                        new OffsetFallbackStore.Entry(offset, snapshotId),
+                        (a, b) -> a.snapshotId() >= b.snapshotId() ? a : b));
+      }
+    }
+    Map<SourcePartition, Long> offsets = new HashMap<>();
+    newest.forEach((partition, entry) -> offsets.put(partition, entry.offset()));
+    return offsets;
   }
 }

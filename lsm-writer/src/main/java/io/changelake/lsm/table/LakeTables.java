@@ -1,7 +1,13 @@
 package io.changelake.lsm.table;
 
+import java.util.Map;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.DataField;
 
 /** Creates and opens primary-key tables. */
 public final class LakeTables {
@@ -12,6 +18,93 @@ public final class LakeTables {
    * the same table at once.
    */
   public static FileStoreTable createOrOpen(Catalog catalog, TableSpec spec) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+    Identifier id = spec.identifier();
+    if (exists(catalog, id)) {
+      return open(catalog, id);
+    }
+    Schema schema = toSchema(spec);
+    try {
+      catalog.createDatabase(id.getDatabaseName(), true);
+    } catch (Exception e) {
+      // another task may have created it between our check and our call
+      if (!databaseExists(catalog, id.getDatabaseName())) {
+        throw new IllegalStateException(
+            "Cannot create database '" + id.getDatabaseName() + "': " + e.getMessage(), e);
+      }
+    }
+    try {
+      catalog.createTable(id, schema, true);
+    } catch (Exception e) {
+      // the filesystem catalog reports a lost creation race as "Schema in filesystem exists":
+      // the winner's table is the table
+      catalog.invalidateTable(id);
+      if (!exists(catalog, id)) {
+        throw new IllegalArgumentException(
+            "Cannot create table " + id.getFullName() + ": " + e.getMessage(), e);
+      }
+    }
+    return open(catalog, id);
+  }
+
+  /** Opens an existing table on its latest schema. */
+  public static FileStoreTable open(Catalog catalog, Identifier id) {
+    Table table;
+    try {
+      table = catalog.getTable(id);
+    } catch (Catalog.TableNotExistException e) {
+      throw new IllegalArgumentException("Table " + id.getFullName() + " does not exist", e);
+    }
+    if (!(table instanceof FileStoreTable fileStoreTable)) {
+      throw new IllegalArgumentException(
+          "Table "
+              + id.getFullName()
+              + " is a "
+              + table.getClass().getSimpleName()
+              + ", not a Paimon file store table");
+    }
+    // a caching catalog may hand out a table on an older schema
+    return fileStoreTable.copyWithLatestSchema();
+  }
+
+  /** The Paimon schema the spec describes; the spec's free options win over its typed fields. */
+  public static Schema toSchema(TableSpec spec) {
+    if (spec.primaryKeys().isEmpty()) {
+      throw new IllegalArgumentException(
+          "Table " + spec.identifier().getFullName() + " needs a primary key");
+    }
+    Schema.Builder builder = Schema.newBuilder();
+    for (DataField field : spec.rowType().getFields()) {
+      builder.column(field.name(), field.type(), field.description());
+    }
+    builder.primaryKey(spec.primaryKeys());
+    builder.partitionKeys(spec.partitionKeys());
+    builder.option(CoreOptions.BUCKET.key(), Integer.toString(spec.buckets()));
+    builder.option(CoreOptions.MERGE_ENGINE.key(), spec.mergeEngine().paimonName());
+    builder.option(CoreOptions.CHANGELOG_PRODUCER.key(), spec.changelogProducer().paimonName());
+    if (!spec.sequenceFields().isEmpty()) {
+      builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", spec.sequenceFields()));
+    }
+    for (Map.Entry<String, String> option : spec.options().entrySet()) {
+      builder.option(option.getKey(), option.getValue());
+    }
+    return builder.build();
+  }
+
+  private static boolean exists(Catalog catalog, Identifier id) {
+    try {
+      catalog.getTable(id);
+      return true;
+    } catch (Catalog.TableNotExistException e) {
+      return false;
+    }
+  }
+
+  private static boolean databaseExists(Catalog catalog, String database) {
+    try {
+      catalog.getDatabase(database);
+      return true;
+    } catch (Catalog.DatabaseNotExistException e) {
+      return false;
+    }
   }
 }

@@ -1,35 +1,142 @@
 package io.changelake.lsm.write;
 
+import io.changelake.lsm.table.LakeTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.disk.IOManager;
 
 /**
  * The writers of one task, one per table, sharing one memory budget and one spill directory. Ingest
  * writers are write-only; compaction is left to {@link io.changelake.lsm.compact.Compactor}.
+ *
+ * <p>Not meant for concurrent use by several threads (a sink task calls it from its one thread);
+ * methods are synchronized so a stray call from another thread cannot corrupt it.
  */
 public final class WriterPool implements AutoCloseable {
+  private final Catalog catalog;
+  private final WriterSettings settings;
+  private final IOManager ioManager;
+  private final SharedMemoryPool memory;
+  private final Map<Identifier, PooledTableWriter> writers = new LinkedHashMap<>();
+  private boolean closed;
 
   public WriterPool(Catalog catalog, WriterSettings settings) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+    this.catalog = catalog;
+    this.settings = settings;
+    try {
+      Files.createDirectories(settings.spillDirectory());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot create the spill directory " + settings.spillDirectory(), e);
+    }
+    long pageSize = CoreOptions.PAGE_SIZE.defaultValue().getBytes();
+    if (settings.memoryBudgetBytes() < 4 * pageSize) {
+      throw new IllegalArgumentException(
+          "The write memory budget of "
+              + settings.memoryBudgetBytes()
+              + " bytes is too small: give at least "
+              + 4 * pageSize
+              + " bytes (4 pages)");
+    }
+    this.ioManager = IOManager.create(settings.spillDirectory().toString());
+    this.memory = new SharedMemoryPool(settings.memoryBudgetBytes(), (int) pageSize);
   }
 
   /** The writer of {@code table}, opened on first use (on the table's latest schema). */
-  public TableWriter writer(Identifier table) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public synchronized TableWriter writer(Identifier table) {
+    if (closed) {
+      throw new IllegalStateException(
+          "The writer pool of '" + settings.commitUser() + "' is closed");
+    }
+    PooledTableWriter writer = writers.get(table);
+    if (writer == null) {
+      writer =
+          new PooledTableWriter(
+              table, LakeTables.open(catalog, table), settings.commitUser(), ioManager, memory);
+      writers.put(table, writer);
+    }
+    return writer;
   }
 
   /** Closes writers idle longer than the timeout that hold no uncommitted data. */
-  public void closeIdle() {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public synchronized void closeIdle() {
+    long now = System.nanoTime();
+    List<Exception> failures = new ArrayList<>();
+    for (Iterator<PooledTableWriter> it = writers.values().iterator(); it.hasNext(); ) {
+      PooledTableWriter writer = it.next();
+      if (!writer.hasUncommittedRows()
+          && writer.idleNanos(now) >= settings.idleTimeout().toNanos()) {
+        it.remove();
+        try {
+          writer.close();
+        } catch (Exception e) {
+          failures.add(e);
+        }
+      }
+    }
+    throwFirst(failures, "Closing idle writers");
+  }
+
+  /** Tables with an open writer. */
+  public synchronized List<Identifier> openTables() {
+    return List.copyOf(writers.keySet());
   }
 
   /** Bytes currently buffered across all tables, for size-triggered commits. */
-  public long bufferedBytes() {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public synchronized long bufferedBytes() {
+    return memory.usedBufferSize();
   }
 
+  /** The shared budget, in bytes (a whole number of pages). */
+  public long memoryBudgetBytes() {
+    return memory.totalBufferSize();
+  }
+
+  /** How often a table had to flush because another needed memory. */
+  public synchronized long memoryPreemptions() {
+    return memory.bufferPreemptCount();
+  }
+
+  /** Closes every writer; rows not committed are dropped (they are re-read from Kafka). */
   @Override
-  public void close() {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<Exception> failures = new ArrayList<>();
+    for (PooledTableWriter writer : writers.values()) {
+      try {
+        writer.close();
+      } catch (Exception e) {
+        failures.add(e);
+      }
+    }
+    writers.clear();
+    try {
+      ioManager.close();
+    } catch (Exception e) {
+      failures.add(e);
+    }
+    throwFirst(failures, "Closing the writer pool of '" + settings.commitUser() + "'");
+  }
+
+  private static void throwFirst(List<Exception> failures, String what) {
+    if (failures.isEmpty()) {
+      return;
+    }
+    IllegalStateException error =
+        new IllegalStateException(what + " failed: " + failures.get(0).getMessage());
+    failures.forEach(error::addSuppressed);
+    throw error;
   }
 }

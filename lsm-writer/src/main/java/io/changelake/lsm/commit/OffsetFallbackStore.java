@@ -1,0 +1,139 @@
+package io.changelake.lsm.commit;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.paimon.fs.FileIO;
+import org.apache.paimon.fs.FileStatus;
+import org.apache.paimon.fs.Path;
+import org.apache.paimon.table.FileStoreTable;
+
+/**
+ * The copy of committed offsets that survives snapshot expiry: one small file per commit user in
+ * {@code <table>/changelake-offsets/}, holding for every partition the user ever committed the
+ * offset and the snapshot that carried it. It is rewritten after every commit that created a
+ * snapshot. The snapshot stays the source of truth; this file only answers once the snapshot is
+ * gone, and the snapshot id lets a reader tell which of two users committed a partition last.
+ */
+public final class OffsetFallbackStore {
+  /** Folder inside the table directory; Paimon's orphan-file cleaner does not look into it. */
+  public static final String DIRECTORY = "changelake-offsets";
+
+  private static final String SUFFIX = ".properties";
+
+  /** An offset and the snapshot that committed it. */
+  public record Entry(long offset, long snapshotId) {}
+
+  private final FileIO fileIO;
+  private final Path directory;
+
+  public OffsetFallbackStore(FileStoreTable table) {
+    this.fileIO = table.fileIO();
+    this.directory = new Path(table.location(), DIRECTORY);
+  }
+
+  /** Merges {@code offsets}, committed in {@code snapshotId}, into the user's file. */
+  public void record(String commitUser, long snapshotId, Map<SourcePartition, Long> offsets) {
+    if (offsets.isEmpty()) {
+      return;
+    }
+    Map<SourcePartition, Entry> merged = new HashMap<>(read(commitUser));
+    offsets.forEach((partition, offset) -> merged.put(partition, new Entry(offset, snapshotId)));
+    Properties properties = new Properties();
+    merged.forEach(
+        (partition, entry) ->
+            properties.setProperty(
+                OffsetProperties.key(partition), entry.offset() + "@" + entry.snapshotId()));
+    StringWriter text = new StringWriter();
+    try {
+      properties.store(text, "next offset to consume @ snapshot that committed it");
+      fileIO.overwriteFileUtf8(file(commitUser), text.toString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot write the offset copy " + file(commitUser) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The entries of one commit user. */
+  public Map<SourcePartition, Entry> read(String commitUser) {
+    Path file = file(commitUser);
+    try {
+      Optional<String> text = fileIO.readOverwrittenFileUtf8(file);
+      if (text.isEmpty()) {
+        return Map.of();
+      }
+      Properties properties = new Properties();
+      properties.load(new StringReader(text.get()));
+      Map<SourcePartition, Entry> entries = new HashMap<>();
+      for (String key : properties.stringPropertyNames()) {
+        String value = properties.getProperty(key);
+        int at = value.indexOf('@');
+        entries.put(
+            OffsetProperties.partition(key),
+            new Entry(
+                Long.parseLong(value.substring(0, at)), Long.parseLong(value.substring(at + 1))));
+      }
+      return entries;
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cannot read the offset copy " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Commit users with a file, whose name starts with {@code prefix}. */
+  public List<String> users(String prefix) {
+    List<String> users = new ArrayList<>();
+    try {
+      if (!fileIO.exists(directory)) {
+        return users;
+      }
+      for (FileStatus status : fileIO.listStatus(directory)) {
+        String name = status.getPath().getName();
+        if (name.endsWith(SUFFIX)) {
+          String user =
+              URLDecoder.decode(
+                  name.substring(0, name.length() - SUFFIX.length()), StandardCharsets.UTF_8);
+          if (user.startsWith(prefix)) {
+            users.add(user);
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + directory + ": " + e.getMessage(), e);
+    }
+    return users;
+  }
+
+  /** Per partition, the entry with the newest snapshot among all users with {@code prefix}. */
+  public Map<SourcePartition, Entry> newest(String prefix) {
+    Map<SourcePartition, Entry> newest = new TreeMap<>(OffsetFallbackStore::compare);
+    for (String user : users(prefix)) {
+      read(user)
+          .forEach(
+              (partition, entry) ->
+                  newest.merge(
+                      partition, entry, (a, b) -> a.snapshotId() >= b.snapshotId() ? a : b));
+    }
+    return newest;
+  }
+
+  private static int compare(SourcePartition a, SourcePartition b) {
+    int byTopic = a.topic().compareTo(b.topic());
+    return byTopic != 0 ? byTopic : Integer.compare(a.partition(), b.partition());
+  }
+
+  private Path file(String commitUser) {
+    return new Path(directory, URLEncoder.encode(commitUser, StandardCharsets.UTF_8) + SUFFIX);
+  }
+}

@@ -1,0 +1,260 @@
+package io.changelake.lsm.write;
+
+import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.OffsetFallbackStore;
+import io.changelake.lsm.commit.OffsetProperties;
+import io.changelake.lsm.commit.SourcePartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.table.BucketMode;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.table.sink.TableWriteImpl;
+
+/**
+ * The ingest writer of one table inside a {@link WriterPool}: write-only (the compactor owns
+ * compaction), spilling to the pool's directory, buffering in the pool's shared memory.
+ *
+ * <p>A commit that failed stays pending and is committed again, together with newer data, by the
+ * next {@link #commit}: Paimon's {@code filterAndCommitMultiple} drops committables whose
+ * identifier this commit user already committed, so a retry never adds files twice.
+ */
+final class PooledTableWriter implements TableWriter {
+  private final Identifier identifier;
+  private final String commitUser;
+  private final IOManager ioManager;
+  private final SharedMemoryPool memory;
+
+  private FileStoreTable table;
+  private TableWriteImpl<?> write;
+  private TableCommitImpl commit;
+  private long nextIdentifier;
+  private final List<ManifestCommittable> pending = new ArrayList<>();
+  private final List<Map<SourcePartition, Long>> pendingOffsets = new ArrayList<>();
+  private long rowsSinceCommit;
+  private long lastUsedNanos = System.nanoTime();
+  private RuntimeException failure;
+
+  PooledTableWriter(
+      Identifier identifier,
+      FileStoreTable table,
+      String commitUser,
+      IOManager ioManager,
+      SharedMemoryPool memory) {
+    this.identifier = identifier;
+    this.commitUser = commitUser;
+    this.ioManager = ioManager;
+    this.memory = memory;
+    open(table);
+  }
+
+  private void open(FileStoreTable latest) {
+    if (latest.bucketMode() != BucketMode.HASH_FIXED) {
+      throw new IllegalArgumentException(
+          "Table "
+              + identifier.getFullName()
+              + " uses bucket mode "
+              + latest.bucketMode()
+              + "; the writer supports fixed buckets only: create the table with 'bucket' >= 1");
+    }
+    // ingest writers never compact: several tasks write the same buckets, and two compacting
+    // writers fail each other's commits ("File deletion conflicts")
+    table = latest.copy(Map.of(CoreOptions.WRITE_ONLY.key(), "true"));
+    write = table.newWrite(commitUser).withIOManager(ioManager);
+    write.withMemoryPoolFactory(memory.registering(this));
+    commit = table.newCommit(commitUser);
+    // identifiers must keep growing across restarts: a stale one is silently dropped as committed
+    long afterLatest =
+        table
+            .snapshotManager()
+            .latestSnapshotOfUser(commitUser)
+            .map(snapshot -> snapshot.commitIdentifier() + 1)
+            .orElse(1L);
+    nextIdentifier = Math.max(nextIdentifier, afterLatest);
+  }
+
+  @Override
+  public FileStoreTable table() {
+    return table;
+  }
+
+  @Override
+  public void write(InternalRow row) {
+    checkUsable();
+    lastUsedNanos = System.nanoTime();
+    try {
+      write.write(row);
+      rowsSinceCommit++;
+    } catch (Exception e) {
+      throw fail("Writing a " + row.getRowKind().shortString() + " row", e);
+    }
+  }
+
+  @Override
+  public CommitResult commit(Map<SourcePartition, Long> offsets) {
+    checkUsable();
+    lastUsedNanos = System.nanoTime();
+    long rows = rowsSinceCommit;
+    long id = nextIdentifier;
+    List<CommitMessage> messages;
+    try {
+      messages = write.prepareCommit(false, id);
+    } catch (Exception e) {
+      throw fail("Preparing commit " + id, e);
+    }
+    nextIdentifier++;
+    boolean hasFiles =
+        messages.stream().anyMatch(message -> !((CommitMessageImpl) message).isEmpty());
+    if (hasFiles) {
+      ManifestCommittable committable = new ManifestCommittable(id);
+      messages.forEach(committable::addFileCommittable);
+      OffsetProperties.encode(offsets).forEach(committable::addProperty);
+      pending.add(committable);
+      pendingOffsets.add(Map.copyOf(offsets));
+    }
+    rowsSinceCommit = 0;
+    if (pending.isEmpty()) {
+      return new CommitResult(identifier, id, OptionalLong.empty(), rows);
+    }
+    try {
+      commit.filterAndCommitMultiple(pending);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Commit "
+              + id
+              + " of table "
+              + identifier.getFullName()
+              + " by '"
+              + commitUser
+              + "' failed; the written files stay pending and the next commit retries them: "
+              + e.getMessage(),
+          e);
+    }
+    OptionalLong snapshotId = hasFiles ? snapshotOf(id) : OptionalLong.empty();
+    recordFallback();
+    pending.clear();
+    pendingOffsets.clear();
+    return new CommitResult(identifier, id, snapshotId, rows);
+  }
+
+  /** Keeps the offset copy that outlives snapshot expiry in step with the committed snapshots. */
+  private void recordFallback() {
+    OffsetFallbackStore store = new OffsetFallbackStore(table);
+    for (int i = 0; i < pending.size(); i++) {
+      OptionalLong snapshotId = snapshotOf(pending.get(i).identifier());
+      if (snapshotId.isPresent()) {
+        store.record(commitUser, snapshotId.getAsLong(), pendingOffsets.get(i));
+      }
+    }
+  }
+
+  private OptionalLong snapshotOf(long commitIdentifier) {
+    Optional<Snapshot> latest = table.snapshotManager().latestSnapshotOfUser(commitUser);
+    if (latest.isPresent() && latest.get().commitIdentifier() == commitIdentifier) {
+      return OptionalLong.of(latest.get().id());
+    }
+    // an older committable of the same retry: walk back (rare, only after a failed commit)
+    Long earliest = table.snapshotManager().earliestSnapshotId();
+    Long newest = table.snapshotManager().latestSnapshotId();
+    if (earliest == null || newest == null) {
+      return OptionalLong.empty();
+    }
+    for (long sid = newest; sid >= earliest; sid--) {
+      if (!table.snapshotManager().snapshotExists(sid)) {
+        continue;
+      }
+      Snapshot snapshot = table.snapshotManager().snapshot(sid);
+      if (snapshot.commitUser().equals(commitUser)
+          && snapshot.commitIdentifier() == commitIdentifier) {
+        return OptionalLong.of(sid);
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  @Override
+  public CommitResult reopen(Map<SourcePartition, Long> offsets) {
+    CommitResult result = commit(offsets);
+    closeQuietlyForReopen();
+    open(table.copyWithLatestSchema());
+    return result;
+  }
+
+  private void closeQuietlyForReopen() {
+    try {
+      closeResources();
+    } catch (Exception e) {
+      throw fail("Closing the writer before reopening it", e);
+    }
+  }
+
+  @Override
+  public boolean hasUncommittedRows() {
+    return rowsSinceCommit > 0 || !pending.isEmpty();
+  }
+
+  long idleNanos(long now) {
+    return now - lastUsedNanos;
+  }
+
+  long nextCommitIdentifier() {
+    return nextIdentifier;
+  }
+
+  /** Closes without committing; buffered rows are dropped (the caller re-reads them from Kafka). */
+  void close() throws Exception {
+    closeResources();
+  }
+
+  private void closeResources() throws Exception {
+    memory.unregister(this);
+    Exception first = null;
+    try {
+      write.close();
+    } catch (Exception e) {
+      first = e;
+    }
+    try {
+      commit.close();
+    } catch (Exception e) {
+      if (first == null) {
+        first = e;
+      } else {
+        first.addSuppressed(e);
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private void checkUsable() {
+    if (failure != null) {
+      throw new IllegalStateException(
+          "The writer of table "
+              + identifier.getFullName()
+              + " failed earlier and holds no reliable data; close the pool and resume from the"
+              + " committed offsets",
+          failure);
+    }
+  }
+
+  private RuntimeException fail(String what, Exception cause) {
+    failure =
+        new IllegalStateException(
+            what + " for table " + identifier.getFullName() + " failed: " + cause.getMessage(),
+            cause);
+    return failure;
+  }
+}

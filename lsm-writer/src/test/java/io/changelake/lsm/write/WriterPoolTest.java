@@ -1,0 +1,281 @@
+package io.changelake.lsm.write;
+
+import static io.changelake.lsm.testing.LakeRows.delete;
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.update;
+import static io.changelake.lsm.testing.LakeRows.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.OffsetFallbackStore;
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.table.source.Split;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WriterPoolTest {
+  private static final SourcePartition P0 = new SourcePartition("db.inventory.orders", 0);
+  private static final SourcePartition P1 = new SourcePartition("db.inventory.orders", 1);
+
+  @TempDir Path dir;
+  private Catalog catalog;
+  private final Identifier orders = Identifier.create("shop", "orders");
+
+  @BeforeEach
+  void createTable() {
+    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
+    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 2));
+  }
+
+  @AfterEach
+  void closeCatalog() throws Exception {
+    catalog.close();
+  }
+
+  private WriterPool pool(String user) {
+    return new WriterPool(
+        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+  }
+
+  private FileStoreTable table() {
+    return LakeTables.open(catalog, orders);
+  }
+
+  @Test
+  void insertsUpdatesAndDeletesAcrossBucketsAreCommittedWithTheirOffsets() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      for (int id = 1; id <= 10; id++) {
+        writer.write(insert(id, "item-" + id, 100L * id));
+      }
+      writer.write(update(3, "item-3b", 333L));
+      writer.write(delete(5, null, null));
+      assertThat(writer.hasUncommittedRows()).isTrue();
+
+      CommitResult result = writer.commit(Map.of(P0, 12L, P1, 7L));
+
+      assertThat(result.snapshotId()).isPresent();
+      assertThat(result.rowsWritten()).isEqualTo(12);
+      assertThat(writer.hasUncommittedRows()).isFalse();
+    }
+    List<List<Object>> rows = LakeRows.read(table());
+    assertThat(rows).hasSize(9).contains(values(3, "item-3b", 333L));
+    assertThat(rows).noneMatch(row -> row.get(0).equals(5));
+    assertThat(bucketsWithData(table())).containsExactlyInAnyOrder(0, 1);
+    assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 12L, P1, 7L));
+  }
+
+  @Test
+  void aFailedCommitIsRetriedByTheNextCommitWithoutAddingFilesTwice() throws Exception {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.write(insert(2, "b", 2L));
+      // the snapshot is committed, but the step after it fails: the caller cannot know the commit
+      // succeeded, exactly like a timeout on an object store
+      Path fallbackDir =
+          dir.resolve("warehouse/shop.db/orders").resolve(OffsetFallbackStore.DIRECTORY);
+      Files.writeString(fallbackDir, "in the way");
+      assertThatThrownBy(() -> writer.commit(Map.of(P0, 2L))).hasMessageContaining("orders");
+      assertThat(writer.hasUncommittedRows()).isTrue();
+      Files.delete(fallbackDir);
+
+      CommitResult retry = writer.commit(Map.of(P0, 2L));
+
+      assertThat(retry.snapshotId()).as("nothing new was written").isEmpty();
+    }
+    FileStoreTable table = table();
+    assertThat(appendSnapshots(table, "sink-0")).hasSize(1);
+    assertThat(rowCountInFiles(table)).isEqualTo(2);
+    assertThat(LakeRows.read(table)).containsExactly(values(1, "a", 1L), values(2, "b", 2L));
+    assertThat(CommittedOffsets.read(table, "sink-")).isEqualTo(Map.of(P0, 2L));
+  }
+
+  @Test
+  void commitIdentifiersKeepGrowingAcrossRestartsAndNewDataIsNeverDropped() {
+    long firstIdentifier;
+    WriterPool crashed = pool("sink-0");
+    TableWriter first = crashed.writer(orders);
+    first.write(insert(1, "a", 1L));
+    firstIdentifier = first.commit(Map.of(P0, 1L)).commitIdentifier();
+    first.write(insert(2, "lost in the crash", 2L));
+    // no close: the task died; its uncommitted row is re-read from Kafka offset 1
+
+    try (WriterPool restarted = pool("sink-0")) {
+      TableWriter writer = restarted.writer(orders);
+      assertThat(CommittedOffsets.read(writer.table(), "sink-0")).isEqualTo(Map.of(P0, 1L));
+      writer.write(insert(2, "b", 2L));
+      CommitResult second = writer.commit(Map.of(P0, 2L));
+      writer.write(insert(3, "c", 3L));
+      CommitResult third = writer.commit(Map.of(P0, 3L));
+
+      assertThat(second.commitIdentifier()).isGreaterThan(firstIdentifier);
+      assertThat(third.commitIdentifier()).isGreaterThan(second.commitIdentifier());
+      assertThat(second.snapshotId()).isPresent();
+      assertThat(third.snapshotId()).isPresent();
+    } finally {
+      crashed.close();
+    }
+    assertThat(LakeRows.read(table()))
+        .containsExactly(values(1, "a", 1L), values(2, "b", 2L), values(3, "c", 3L));
+    assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 3L));
+  }
+
+  @Test
+  void aCommitWithoutRowsCreatesNoSnapshot() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      CommitResult result = writer.commit(Map.of(P0, 5L));
+      assertThat(result.snapshotId()).isEmpty();
+      assertThat(result.rowsWritten()).isZero();
+    }
+    assertThat(table().snapshotManager().latestSnapshotId()).isNull();
+  }
+
+  @Test
+  void aHundredTablesShareOneMemoryBudget() {
+    long budget = 8L << 20; // 128 pages of 64 KiB for 100 tables of 80 KiB each
+    int tables = 100;
+    List<Identifier> ids = new ArrayList<>();
+    for (int t = 0; t < tables; t++) {
+      Identifier id = Identifier.create("many", "t" + t);
+      LakeTables.createOrOpen(catalog, TestTables.spec("many", "t" + t, 1));
+      ids.add(id);
+    }
+    try (WriterPool pool =
+        new WriterPool(
+            catalog, new WriterSettings("sink-0", dir.resolve("spill"), budget, Duration.ZERO))) {
+      long maxBuffered = 0;
+      for (int round = 0; round < 50; round++) {
+        for (Identifier id : ids) {
+          pool.writer(id).write(insert(round, "x".repeat(1600), (long) round));
+        }
+        maxBuffered = Math.max(maxBuffered, pool.bufferedBytes());
+      }
+      assertThat(pool.memoryBudgetBytes()).isEqualTo(budget);
+      assertThat(maxBuffered).isPositive().isLessThanOrEqualTo(budget);
+      assertThat(pool.memoryPreemptions())
+          .as("tables flushed each other to stay within the budget")
+          .isPositive();
+      for (Identifier id : ids) {
+        pool.writer(id).commit(Map.of(P0, 50L));
+      }
+    }
+    assertThat(LakeRows.read(LakeTables.open(catalog, ids.get(tables - 1)))).hasSize(50);
+  }
+
+  @Test
+  void spillableBuffersSpillToTheSpillDirectory() throws Exception {
+    Identifier spilled = Identifier.create("shop", "spilled");
+    LakeTables.createOrOpen(
+        catalog,
+        TestTables.spec(
+            "shop",
+            "spilled",
+            1,
+            ChangelogProducer.NONE,
+            Map.of("write-buffer-spillable", "true")));
+    Path spill = dir.resolve("spill-dir");
+    try (WriterPool pool =
+        new WriterPool(catalog, new WriterSettings("sink-0", spill, 1L << 20, Duration.ZERO))) {
+      TableWriter writer = pool.writer(spilled);
+      for (int i = 0; i < 20_000; i++) {
+        writer.write(insert(i, "y".repeat(100), (long) i));
+      }
+      try (Stream<Path> files = Files.walk(spill)) {
+        assertThat(files.filter(Files::isRegularFile)).isNotEmpty();
+      }
+      writer.commit(Map.of(P0, 20_000L));
+    }
+    assertThat(LakeRows.read(LakeTables.open(catalog, spilled))).hasSize(20_000);
+  }
+
+  @Test
+  void idleWritersAreClosedOnlyOnceTheirDataIsCommitted() {
+    Identifier other = Identifier.create("shop", "other");
+    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "other", 1));
+    try (WriterPool pool = pool("sink-0")) {
+      pool.writer(orders).write(insert(1, "a", 1L));
+      pool.writer(other).write(insert(1, "a", 1L));
+      pool.writer(other).commit(Map.of(P0, 2L));
+
+      pool.closeIdle();
+
+      assertThat(pool.openTables()).containsExactly(orders);
+      pool.writer(orders).commit(Map.of(P0, 2L));
+      pool.closeIdle();
+      assertThat(pool.openTables()).isEmpty();
+      assertThat(pool.bufferedBytes()).isZero();
+      // a closed table reopens on demand and keeps its identifiers growing
+      CommitResult again = commitOne(pool, other, 2);
+      assertThat(again.snapshotId()).isPresent();
+    }
+    assertThat(LakeRows.read(LakeTables.open(catalog, other))).hasSize(2);
+  }
+
+  @Test
+  void idleTimeoutKeepsRecentlyUsedWritersOpen() {
+    try (WriterPool pool =
+        new WriterPool(
+            catalog,
+            new WriterSettings("sink-0", dir.resolve("spill"), 8 << 20, Duration.ofHours(1)))) {
+      commitOne(pool, orders, 1);
+      pool.closeIdle();
+      assertThat(pool.openTables()).containsExactly(orders);
+    }
+  }
+
+  private static CommitResult commitOne(WriterPool pool, Identifier table, int id) {
+    TableWriter writer = pool.writer(table);
+    writer.write(insert(id, "r" + id, (long) id));
+    return writer.commit(Map.of(P0, (long) id));
+  }
+
+  static List<Snapshot> appendSnapshots(FileStoreTable table, String user) {
+    List<Snapshot> snapshots = new ArrayList<>();
+    Long latest = table.snapshotManager().latestSnapshotId();
+    for (long id = 1; latest != null && id <= latest; id++) {
+      Snapshot snapshot = table.snapshotManager().snapshot(id);
+      if (snapshot.commitUser().equals(user)
+          && snapshot.commitKind() == Snapshot.CommitKind.APPEND) {
+        snapshots.add(snapshot);
+      }
+    }
+    return snapshots;
+  }
+
+  static long rowCountInFiles(FileStoreTable table) {
+    long rows = 0;
+    for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+      rows += ((DataSplit) split).rowCount();
+    }
+    return rows;
+  }
+
+  private static List<Integer> bucketsWithData(FileStoreTable table) {
+    return table.newReadBuilder().newScan().plan().splits().stream()
+        .map(split -> ((DataSplit) split).bucket())
+        .distinct()
+        .toList();
+  }
+}
