@@ -30,6 +30,7 @@ import picocli.CommandLine.HelpCommand;
       RestartCommand.class,
       DeleteCommand.class,
       OffsetsCommand.class,
+      UpCommand.class,
       HelpCommand.class
     },
     footer = {"", ExitCodes.HELP_TABLE})
