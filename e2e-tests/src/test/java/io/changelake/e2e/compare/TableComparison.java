@@ -71,11 +71,17 @@ public final class TableComparison {
     for (String c : missingColumns) {
       diffs.add("column " + c + ": missing in the lake table");
     }
+    int missingRows = 0;
     for (var e : dbByKey.entrySet()) {
       Map<String, Object> lake = lakeByKey.get(e.getKey());
       if (lake == null) {
+        missingRows++;
+        // full rows only for the first few: a table that is far behind would drown the report
         diffs.add(
-            "key " + e.getKey() + ": missing in the lake; database row " + show(e.getValue()));
+            "key "
+                + e.getKey()
+                + ": missing in the lake"
+                + (missingRows <= 3 ? "; database row " + show(e.getValue()) : ""));
         continue;
       }
       for (DbTableReader.Column c : db.columns()) {
@@ -119,15 +125,18 @@ public final class TableComparison {
       String table,
       LakeTable lake,
       Duration timeout) {
-    awaitEqual(() -> DbTableReader.read(pg, database, schema, table), lake, timeout, () -> "");
+    awaitEqual(() -> DbTableReader.read(pg, database, schema, table), lake, timeout, () -> null);
   }
 
-  /** As above, with context (e.g. connector status) added to the failure message. */
+  /**
+   * As above, watching {@code failure}: it returns null while the pipeline is healthy, else a
+   * description (e.g. a failed task's trace) that ends the wait at once.
+   */
   public static void awaitEqual(
       Supplier<DbTableReader.Contents> db,
       LakeTable lake,
       Duration timeout,
-      Supplier<String> context) {
+      Supplier<String> failure) {
     long deadline = System.nanoTime() + timeout.toNanos();
     String last;
     while (true) {
@@ -141,9 +150,13 @@ public final class TableComparison {
       } catch (LakeTableReader.TableMissing e) {
         last = e.getMessage();
       }
+      String failed = failure.get();
+      if (failed != null) {
+        // a failed task will not heal by waiting: report at once
+        throw new AssertionError(failed + "\nwhile " + last);
+      }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "after " + timeout.toSeconds() + " s " + last + "\n" + context.get());
+        throw new AssertionError("after " + timeout.toSeconds() + " s " + last);
       }
       try {
         Thread.sleep(1000);

@@ -140,6 +140,28 @@ public final class ConnectPlatform implements AutoCloseable {
     }
   }
 
+  /**
+   * Null while the connectors and their tasks are not FAILED, else their {@link #describe} (with
+   * traces): for ending waits early.
+   */
+  public String failure(String... names) {
+    StringBuilder s = new StringBuilder();
+    for (String name : names) {
+      try {
+        ConnectorStateInfo info = cluster.connectorStatus(name);
+        boolean failed =
+            "FAILED".equals(info.connector().state())
+                || info.tasks().stream().anyMatch(t -> "FAILED".equals(t.state()));
+        if (failed) {
+          s.append(describe(name));
+        }
+      } catch (RuntimeException e) {
+        // not known yet (being created): not a failure
+      }
+    }
+    return s.isEmpty() ? null : s.toString();
+  }
+
   public void delete(String name) {
     cluster.deleteConnector(name);
   }
