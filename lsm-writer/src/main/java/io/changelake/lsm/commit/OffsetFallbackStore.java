@@ -1,8 +1,6 @@
 package io.changelake.lsm.commit;
 
 import java.io.IOException;
-import java.io.StringReader;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -12,7 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.apache.paimon.fs.FileIO;
 import org.apache.paimon.fs.FileStatus;
@@ -50,14 +48,14 @@ public final class OffsetFallbackStore {
     }
     Map<SourcePartition, Entry> merged = new HashMap<>(read(commitUser));
     offsets.forEach((partition, offset) -> merged.put(partition, new Entry(offset, snapshotId)));
-    Properties properties = new Properties();
+    // one line, since Paimon's readFileUtf8 drops line breaks; Kafka topic names never hold ';',
+    // '=' or '@'
+    StringJoiner text = new StringJoiner(";");
     merged.forEach(
         (partition, entry) ->
-            properties.setProperty(
-                OffsetProperties.key(partition), entry.offset() + "@" + entry.snapshotId()));
-    StringWriter text = new StringWriter();
+            text.add(
+                OffsetProperties.key(partition) + "=" + entry.offset() + "@" + entry.snapshotId()));
     try {
-      properties.store(text, "next offset to consume @ snapshot that committed it");
       fileIO.overwriteFileUtf8(file(commitUser), text.toString());
     } catch (IOException e) {
       throw new UncheckedIOException(
@@ -73,16 +71,22 @@ public final class OffsetFallbackStore {
       if (text.isEmpty()) {
         return Map.of();
       }
-      Properties properties = new Properties();
-      properties.load(new StringReader(text.get()));
       Map<SourcePartition, Entry> entries = new HashMap<>();
-      for (String key : properties.stringPropertyNames()) {
-        String value = properties.getProperty(key);
-        int at = value.indexOf('@');
+      for (String item : text.get().trim().split(";")) {
+        if (item.isEmpty()) {
+          continue;
+        }
+        int equals = item.lastIndexOf('=');
+        int at = item.lastIndexOf('@');
+        if (equals < 0 || at < equals) {
+          throw new IllegalStateException(
+              "Malformed entry '" + item + "' in the offset copy " + file + "; delete the file");
+        }
         entries.put(
-            OffsetProperties.partition(key),
+            OffsetProperties.partition(item.substring(0, equals)),
             new Entry(
-                Long.parseLong(value.substring(0, at)), Long.parseLong(value.substring(at + 1))));
+                Long.parseLong(item.substring(equals + 1, at)),
+                Long.parseLong(item.substring(at + 1))));
       }
       return entries;
     } catch (IOException e) {

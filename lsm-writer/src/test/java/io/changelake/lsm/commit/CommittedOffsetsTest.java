@@ -1,0 +1,106 @@
+package io.changelake.lsm.commit;
+
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.lsm.write.WriterSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommittedOffsetsTest {
+  private static final SourcePartition P0 = new SourcePartition("cdc.public.orders", 0);
+  private static final SourcePartition P1 = new SourcePartition("cdc.public.orders", 1);
+  private static final SourcePartition OTHER = new SourcePartition("cdc.public.items", 0);
+
+  @TempDir Path dir;
+  private Catalog catalog;
+  private final Identifier orders = Identifier.create("shop", "orders");
+  private WriterPool task0;
+  private WriterPool task1;
+  private int nextId;
+
+  @BeforeEach
+  void setUp() {
+    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
+    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 2));
+    task0 = pool("orders-sink-0");
+    task1 = pool("orders-sink-1");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    task0.close();
+    task1.close();
+    catalog.close();
+  }
+
+  private WriterPool pool(String user) {
+    return new WriterPool(
+        catalog, new WriterSettings(user, dir.resolve(user), 4 << 20, Duration.ZERO));
+  }
+
+  private void commit(WriterPool pool, Map<SourcePartition, Long> offsets) {
+    pool.writer(orders).write(insert(nextId++, "x", 1L));
+    pool.writer(orders).commit(offsets);
+  }
+
+  private FileStoreTable table() {
+    return LakeTables.open(catalog, orders);
+  }
+
+  @Test
+  void thePartitionOffsetOfTheNewestSnapshotWinsAcrossTasks() {
+    commit(task0, Map.of(P0, 10L, P1, 20L));
+    // a rebalance moves P1 to task 1, which goes on from offset 20
+    commit(task1, Map.of(P1, 35L));
+    commit(task0, Map.of(P0, 15L));
+
+    assertThat(CommittedOffsets.read(table(), "orders-sink-")).isEqualTo(Map.of(P0, 15L, P1, 35L));
+    assertThat(CommittedOffsets.read(table(), "orders-sink-0"))
+        .as("one task alone")
+        .isEqualTo(Map.of(P0, 15L, P1, 20L));
+    assertThat(CommittedOffsets.read(table(), "another-connector-")).isEmpty();
+  }
+
+  @Test
+  void topicNamesWithDotsAndManyTopicsRoundTrip() {
+    commit(task0, Map.of(P0, 3L, OTHER, 9L));
+    assertThat(CommittedOffsets.read(table(), "orders-sink-")).isEqualTo(Map.of(P0, 3L, OTHER, 9L));
+    assertThat(OffsetProperties.decode(OffsetProperties.encode(Map.of(OTHER, 9L))))
+        .isEqualTo(Map.of(OTHER, 9L));
+  }
+
+  @Test
+  void offsetsSurviveTheExpiryOfEverySnapshotThatCarriedThem() {
+    commit(task0, Map.of(P0, 10L, P1, 20L));
+    commit(task1, Map.of(P1, 35L));
+    for (int i = 0; i < 5; i++) {
+      commit(task0, Map.of(P0, 100L + i));
+    }
+    // keep only the newest snapshot: task 1's and the early ones are gone
+    table()
+        .newExpireSnapshots()
+        .config(
+            ExpireConfig.builder()
+                .snapshotRetainMin(1)
+                .snapshotRetainMax(1)
+                .snapshotTimeRetain(Duration.ZERO)
+                .build())
+        .expire();
+    assertThat(table().snapshotManager().earliestSnapshotId()).isEqualTo(7L);
+
+    assertThat(CommittedOffsets.read(table(), "orders-sink-")).isEqualTo(Map.of(P0, 104L, P1, 35L));
+  }
+}

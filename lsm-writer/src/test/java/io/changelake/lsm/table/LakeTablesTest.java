@@ -1,0 +1,211 @@
+package io.changelake.lsm.table;
+
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.TableWriter;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.lsm.write.WriterSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LakeTablesTest {
+  @TempDir Path dir;
+  private Catalog catalog;
+
+  @BeforeEach
+  void openCatalog() {
+    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
+  }
+
+  @AfterEach
+  void closeCatalog() throws Exception {
+    catalog.close();
+  }
+
+  @Test
+  void everyFieldOfTheSpecReachesTheTable() {
+    RowType rowType =
+        RowType.builder()
+            .field("region", DataTypes.STRING().notNull())
+            .field("id", DataTypes.BIGINT().notNull())
+            .field("name", DataTypes.STRING())
+            .field("_changelake_lsn", DataTypes.BIGINT())
+            .field("_changelake_offset", DataTypes.BIGINT())
+            .build();
+    TableSpec spec =
+        new TableSpec(
+            Identifier.create("crm", "customers"),
+            rowType,
+            List.of("region", "id"),
+            List.of("region"),
+            3,
+            MergeEngine.PARTIAL_UPDATE,
+            ChangelogProducer.LOOKUP,
+            List.of("_changelake_lsn", "_changelake_offset"),
+            Map.of("partial-update.remove-record-on-delete", "true", "file.format", "orc"));
+
+    FileStoreTable table = LakeTables.createOrOpen(catalog, spec);
+
+    assertThat(table.schema().primaryKeys()).containsExactly("region", "id");
+    assertThat(table.schema().partitionKeys()).containsExactly("region");
+    assertThat(table.rowType().getFieldNames())
+        .containsExactly("region", "id", "name", "_changelake_lsn", "_changelake_offset");
+    Map<String, String> options = table.options();
+    assertThat(options)
+        .containsEntry("bucket", "3")
+        .containsEntry("merge-engine", "partial-update")
+        .containsEntry("changelog-producer", "lookup")
+        .containsEntry("sequence.field", "_changelake_lsn,_changelake_offset")
+        .containsEntry("partial-update.remove-record-on-delete", "true")
+        .containsEntry("file.format", "orc");
+    assertThat(table.coreOptions().mergeEngine()).isEqualTo(CoreOptions.MergeEngine.PARTIAL_UPDATE);
+  }
+
+  @Test
+  void passThroughMergeEnginesAndFreeOptionsWinOverTypedFields() {
+    TableSpec firstRow =
+        new TableSpec(
+            Identifier.create("db", "first"),
+            TestTables.ID_NAME_AMOUNT,
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.FIRST_ROW,
+            ChangelogProducer.NONE,
+            List.of(),
+            Map.of());
+    TableSpec aggregation =
+        new TableSpec(
+            Identifier.create("db", "sums"),
+            TestTables.ID_NAME_AMOUNT,
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.AGGREGATION,
+            ChangelogProducer.INPUT,
+            List.of(),
+            Map.of("fields.amount.aggregate-function", "sum", "bucket", "4"));
+
+    assertThat(LakeTables.createOrOpen(catalog, firstRow).options())
+        .containsEntry("merge-engine", "first-row");
+    FileStoreTable sums = LakeTables.createOrOpen(catalog, aggregation);
+    assertThat(sums.options())
+        .containsEntry("merge-engine", "aggregation")
+        .containsEntry("changelog-producer", "input")
+        .containsEntry("bucket", "4");
+
+    try (WriterPool pool =
+        new WriterPool(
+            catalog, new WriterSettings("t", dir.resolve("spill"), 4 << 20, Duration.ZERO))) {
+      TableWriter writer = pool.writer(Identifier.create("db", "sums"));
+      writer.write(insert(1, "a", 5L));
+      writer.write(insert(1, "a", 7L));
+      writer.commit(Map.of(new SourcePartition("t", 0), 2L));
+    }
+    assertThat(LakeRows.read(LakeTables.open(catalog, Identifier.create("db", "sums"))))
+        .containsExactly(values(1, "a", 12L));
+  }
+
+  @Test
+  void manyTasksCreatingTheSameTableAtOnceAllGetIt() throws Exception {
+    int tasks = 8;
+    TableSpec spec = TestTables.spec("race", "orders", 2);
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService executor = Executors.newFixedThreadPool(tasks);
+    List<Catalog> catalogs = new ArrayList<>();
+    try {
+      List<Future<FileStoreTable>> results = new ArrayList<>();
+      for (int i = 0; i < tasks; i++) {
+        // one catalog per task, as in separate sink tasks
+        Catalog own = TestTables.localCatalog(dir.resolve("warehouse"));
+        catalogs.add(own);
+        results.add(
+            executor.submit(
+                () -> {
+                  start.await();
+                  return LakeTables.createOrOpen(own, spec);
+                }));
+      }
+      start.countDown();
+      for (Future<FileStoreTable> result : results) {
+        assertThat(result.get().schema().id()).isZero();
+        assertThat(result.get().schema().primaryKeys()).containsExactly("id");
+      }
+    } finally {
+      executor.shutdownNow();
+      for (Catalog own : catalogs) {
+        own.close();
+      }
+    }
+    assertThat(catalog.listTables("race")).containsExactly("orders");
+  }
+
+  @Test
+  void anExistingTableIsOpenedAsItIs() {
+    LakeTables.createOrOpen(catalog, TestTables.spec("db", "t", 2));
+    FileStoreTable reopened = LakeTables.createOrOpen(catalog, TestTables.spec("db", "t", 7));
+    assertThat(reopened.options()).containsEntry("bucket", "2");
+  }
+
+  @Test
+  void aSpecPaimonRejectsNamesTheTable() {
+    TableSpec noKey =
+        new TableSpec(
+            Identifier.create("db", "nokey"),
+            TestTables.ID_NAME_AMOUNT,
+            List.of(),
+            List.of(),
+            1,
+            MergeEngine.DEDUPLICATE,
+            ChangelogProducer.NONE,
+            List.of(),
+            Map.of());
+    assertThatThrownBy(() -> LakeTables.createOrOpen(catalog, noKey))
+        .hasMessageContaining("db.nokey")
+        .hasMessageContaining("primary key");
+
+    TableSpec badSequence =
+        new TableSpec(
+            Identifier.create("db", "badseq"),
+            TestTables.ID_NAME_AMOUNT,
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.DEDUPLICATE,
+            ChangelogProducer.NONE,
+            List.of("no_such_column"),
+            Map.of());
+    assertThatThrownBy(() -> LakeTables.createOrOpen(catalog, badSequence))
+        .hasMessageContaining("db.badseq")
+        .hasMessageContaining("no_such_column");
+  }
+
+  @Test
+  void internalColumnsAreRecognisedByTheirPrefix() {
+    assertThat(InternalColumns.isInternal("_changelake_lsn")).isTrue();
+    assertThat(InternalColumns.isInternal("lsn")).isFalse();
+  }
+}
