@@ -3,8 +3,8 @@ package io.changelake.configs.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.changelake.sink.config.ChangelakeSinkConfig;
-import io.changelake.source.ChangelakeSourceConfig;
+import io.changelake.sink.ChangelakeSinkConnector;
+import io.changelake.source.ChangelakeSourceConnector;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,12 +30,12 @@ class ConfigReferenceTest {
         + ConfigReference.render(
             "Sink: `io.changelake.sink.ChangelakeSinkConnector`",
             "Debezium change events (or flat records) from Kafka into Paimon primary-key tables.",
-            ChangelakeSinkConfig.configDef())
+            new ChangelakeSinkConnector().config())
         + "\n"
         + ConfigReference.render(
             "Source: `io.changelake.source.ChangelakeSourceConnector`",
             "Paimon table changelogs to Kafka topics, as Debezium-compatible change events.",
-            ChangelakeSourceConfig.configDef());
+            new ChangelakeSourceConnector().config());
   }
 
   @Test
