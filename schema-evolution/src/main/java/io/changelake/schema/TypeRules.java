@@ -50,6 +50,21 @@ public final class TypeRules {
     return joinIgnoringNullability(to, from) != null;
   }
 
+  /**
+   * True when {@code incoming} is an unbounded STRING or BYTES (a Connect string or bytes, whose
+   * length is unknown, not unlimited) and {@code column} a bounded character or binary type: the
+   * column is kept and each value's length is checked when written.
+   */
+  public static boolean isUnknownLengthInto(DataType incoming, DataType column) {
+    if (incoming.is(DataTypeRoot.VARCHAR) && length(incoming) == VarCharType.MAX_LENGTH) {
+      return isCharacter(column);
+    }
+    if (incoming.is(DataTypeRoot.VARBINARY) && length(incoming) == VarBinaryType.MAX_LENGTH) {
+      return isBinary(column);
+    }
+    return false;
+  }
+
   /** Structural equality ignoring field ids and the top-level nullability. */
   public static boolean sameType(DataType a, DataType b) {
     return a.copy(true).equalsIgnoreFieldId(b.copy(true));

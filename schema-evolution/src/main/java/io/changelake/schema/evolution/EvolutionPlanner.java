@@ -174,7 +174,8 @@ public final class EvolutionPlanner {
         planIncompatible(field, type, column, primaryKey);
         return;
       }
-      if (!TypeRules.sameType(joined.get(), column.type())) {
+      if (!TypeRules.sameType(joined.get(), column.type())
+          && !TypeRules.isUnknownLengthInto(type, column.type())) {
         if (primaryKey) {
           throw new SchemaEvolutionException(
               table,

@@ -1,8 +1,11 @@
 package io.changelake.schema.evolution;
 
 import io.changelake.schema.TypeRules;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.RowType;
 
@@ -46,9 +49,36 @@ public sealed interface SchemaChangeStep {
    * the same recursively inside rows, arrays and maps). Nullability is kept.
    */
   record WidenType(String column, DataType from, DataType to) implements SchemaChangeStep {
+    /**
+     * A nested row gains fields through nested column additions (Paimon refuses to change a ROW
+     * type as a whole); everything else is one type update keeping the column's nullability.
+     */
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      return List.of(SchemaChange.updateColumnType(column, to, true));
+      List<SchemaChange> changes = new ArrayList<>();
+      collect(new String[] {column}, from, to, changes);
+      return changes;
+    }
+
+    private static void collect(
+        String[] path, DataType from, DataType to, List<SchemaChange> changes) {
+      if (from instanceof RowType before && to instanceof RowType after) {
+        for (DataField field : after.getFields()) {
+          String[] nested = Arrays.copyOf(path, path.length + 1);
+          nested[path.length] = field.name();
+          int index = before.getFieldIndex(field.name());
+          if (index < 0) {
+            changes.add(SchemaChange.addColumn(nested, field.type(), null, null));
+          } else {
+            collect(nested, before.getTypeAt(index), field.type(), changes);
+          }
+        }
+      } else if (!TypeRules.sameType(from, to)) {
+        changes.add(SchemaChange.updateColumnType(path, to, true));
+      }
+      if (path.length > 1 && !from.isNullable() && to.isNullable()) {
+        changes.add(SchemaChange.updateColumnNullability(path, true));
+      }
     }
 
     @Override

@@ -1,8 +1,14 @@
 package io.changelake.schema.evolution;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.TableSchema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +49,95 @@ public final class SchemaEvolver {
       Schema incomingKey,
       EvolutionPolicy policy)
       throws Catalog.TableNotExistException {
-    throw new UnsupportedOperationException("TODO schema-evolution");
+    List<SchemaChangeStep> applied = new ArrayList<>();
+    Exception lastConflict = null;
+    for (int attempt = 1; attempt <= policy.maxAttempts(); attempt++) {
+      // never plan against a cached schema: another task may have evolved the table already
+      catalog.invalidateTable(table);
+      TableSchema schema = schemaOf(catalog.getTable(table), table);
+      EvolutionPlan plan =
+          planner.plan(
+              table, schema.logicalRowType(), schema.primaryKeys(), incoming, incomingKey, policy);
+      if (attempt == 1) {
+        plan.ignored().forEach(reason -> LOG.warn("Table {}: {}", table.getFullName(), reason));
+      }
+      if (plan.isEmpty()) {
+        return new EvolutionResult(applied, plan.target(), schema.id(), plan.fieldMapping());
+      }
+      List<SchemaChange> changes = new ArrayList<>();
+      plan.steps().forEach(step -> changes.addAll(step.toSchemaChanges()));
+      try {
+        catalog.alterTable(table, changes, false);
+      } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException e) {
+        // another task changed the same columns between our read and our alter: re-plan
+        lastConflict = e;
+        LOG.debug("Table {}: concurrent schema change, re-planning", table.getFullName(), e);
+        continue;
+      } catch (RuntimeException e) {
+        // Paimon reports some lost races (schema file written meanwhile) as runtime errors; if
+        // nobody changed the schema, Paimon refused the change itself and retrying cannot help
+        if (latestSchemaId(catalog, table) == schema.id()) {
+          throw refusedByPaimon(table, plan, e);
+        }
+        lastConflict = e;
+        LOG.debug("Table {}: schema change failed, re-planning", table.getFullName(), e);
+        continue;
+      } finally {
+        catalog.invalidateTable(table);
+      }
+      for (SchemaChangeStep step : plan.steps()) {
+        LOG.info("Table {}: schema evolved: {}", table.getFullName(), step.describe());
+      }
+      applied.addAll(plan.steps());
+    }
+    throw new SchemaEvolutionException(
+        table,
+        String.join(", ", incoming.fields().stream().map(f -> f.name()).toList()),
+        null,
+        null,
+        "Could not apply the schema change in "
+            + policy.maxAttempts()
+            + " attempts; last error: "
+            + lastConflict,
+        EvolutionPolicy.MAX_ATTEMPTS);
+  }
+
+  private static long latestSchemaId(Catalog catalog, Identifier table)
+      throws Catalog.TableNotExistException {
+    catalog.invalidateTable(table);
+    return schemaOf(catalog.getTable(table), table).id();
+  }
+
+  private static SchemaEvolutionException refusedByPaimon(
+      Identifier table, EvolutionPlan plan, RuntimeException cause) {
+    SchemaChangeStep first = plan.steps().get(0);
+    String column =
+        first instanceof SchemaChangeStep.WidenType w
+            ? w.column()
+            : first instanceof SchemaChangeStep.RelaxNotNull r
+                ? r.column()
+                : first instanceof SchemaChangeStep.AddColumn a ? a.column() : null;
+    SchemaEvolutionException refused =
+        new SchemaEvolutionException(
+            table,
+            column == null ? ((SchemaChangeStep.AddLenientColumn) first).newColumn() : column,
+            first instanceof SchemaChangeStep.WidenType w ? w.from() : null,
+            first instanceof SchemaChangeStep.WidenType w ? w.to() : null,
+            "Paimon refused the change ["
+                + String.join("; ", plan.steps().stream().map(SchemaChangeStep::describe).toList())
+                + "]: "
+                + cause.getMessage(),
+            null);
+    refused.initCause(cause);
+    return refused;
+  }
+
+  private static TableSchema schemaOf(Table table, Identifier identifier) {
+    if (table instanceof FileStoreTable fileStoreTable) {
+      // the table object may come from a cache: its schema files are the truth
+      return fileStoreTable.copyWithLatestSchema().schema();
+    }
+    throw new IllegalArgumentException(
+        "Table " + identifier.getFullName() + " is not a Paimon file store table: " + table);
   }
 }
