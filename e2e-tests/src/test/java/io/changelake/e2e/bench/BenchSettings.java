@@ -1,0 +1,70 @@
+package io.changelake.e2e.bench;
+
+import java.nio.file.Path;
+
+/**
+ * Sizes of one benchmark run, from system properties ({@code -Dbench.events=...}) so a quick
+ * development run and the measured run use the same code. The defaults are the measured run's.
+ */
+record BenchSettings(
+    int repetitions,
+    int events,
+    int manyTables,
+    int keySpace,
+    int converterEvents,
+    int memoryTables,
+    int memoryEventsPerTable,
+    int latencySeconds,
+    int latencyRowsPerSecond,
+    int sourceEvents,
+    int costEvents,
+    int[] costTableCounts,
+    int[] costTableSizes,
+    long commitIntervalMs,
+    Path docsDir,
+    Path workDir) {
+
+  static BenchSettings fromSystemProperties() {
+    return new BenchSettings(
+        intProperty("bench.repetitions", 3),
+        intProperty("bench.events", 200_000),
+        intProperty("bench.tables", 100),
+        intProperty("bench.keys", 20_000),
+        intProperty("bench.converter.events", 50_000),
+        intProperty("bench.memory.tables", 500),
+        intProperty("bench.memory.events.per.table", 200),
+        intProperty("bench.latency.seconds", 60),
+        intProperty("bench.latency.rate", 100),
+        intProperty("bench.source.events", 100_000),
+        intProperty("bench.cost.events", 100_000),
+        intList("bench.cost.tables", "1,10,100"),
+        intList("bench.cost.sizes", "100000,1000000"),
+        intProperty("bench.commit.interval.ms", 5_000),
+        Path.of(System.getProperty("bench.docs.dir", "../docs")).toAbsolutePath().normalize(),
+        Path.of(System.getProperty("java.io.tmpdir")).resolve("bench").toAbsolutePath());
+  }
+
+  private static int intProperty(String name, int defaultValue) {
+    String value = System.getProperty(name);
+    return value == null || value.isBlank() ? defaultValue : Integer.parseInt(value.trim());
+  }
+
+  private static int[] intList(String name, String defaultValue) {
+    String value = System.getProperty(name, defaultValue);
+    return java.util.Arrays.stream(value.split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .mapToInt(Integer::parseInt)
+        .toArray();
+  }
+
+  /** True when a measurement group was not excluded with {@code -Dbench.skip=a,b}. */
+  static boolean enabled(String group) {
+    String skip = System.getProperty("bench.skip", "");
+    String only = System.getProperty("bench.only", "");
+    if (!only.isBlank()) {
+      return java.util.Arrays.asList(only.split(",")).contains(group);
+    }
+    return !java.util.Arrays.asList(skip.split(",")).contains(group);
+  }
+}

@@ -1,0 +1,181 @@
+package io.changelake.e2e.bench;
+
+import io.changelake.e2e.connect.ConnectPlatform;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+
+/**
+ * Runs one sink connector over preloaded topics and measures it: from submitting its config until
+ * its consumer group has committed every offset (for the Changelake and Iceberg sinks that means
+ * the data is committed to the table), with the CPU the JVM and the task threads used meanwhile.
+ */
+final class SinkRunner implements AutoCloseable {
+
+  /** One measured run. */
+  record Measurement(long events, double seconds, double processCpuSeconds, double taskCpuSeconds) {
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    double processCpuMicrosPerEvent() {
+      return processCpuSeconds * 1e6 / events;
+    }
+
+    double taskCpuMicrosPerEvent() {
+      return taskCpuSeconds * 1e6 / events;
+    }
+  }
+
+  private final ConnectPlatform platform;
+  private final Admin admin;
+
+  SinkRunner(ConnectPlatform platform) {
+    this.platform = platform;
+    this.admin = Admin.create(Map.of("bootstrap.servers", platform.bootstrapServers()));
+  }
+
+  Measurement run(String name, Map<String, String> config, Collection<String> topics) {
+    Map<TopicPartition, Long> end = endOffsets(topics);
+    long events = end.values().stream().mapToLong(Long::longValue).sum();
+    Duration timeout = Duration.ofSeconds(Math.max(180, events / 1000));
+    String threadPrefix = "task-thread-" + name + "-";
+    System.gc();
+    long cpu0 = CpuClock.processCpuNanos();
+    long t0 = System.nanoTime();
+    platform.cluster().configureConnector(name, config);
+    long taskCpu = 0;
+    long lastStatusCheck = t0;
+    try {
+      while (!committedUpTo(name, end)) {
+        long now = System.nanoTime();
+        if (now - t0 > timeout.toNanos()) {
+          throw new IllegalStateException(
+              name
+                  + " did not commit all "
+                  + events
+                  + " offsets within "
+                  + timeout
+                  + "\n"
+                  + platform.describe(name));
+        }
+        if (now - lastStatusCheck > 2_000_000_000L) {
+          lastStatusCheck = now;
+          failIfFailed(name);
+        }
+        taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix));
+        sleep(100);
+      }
+      long t1 = System.nanoTime();
+      long cpu1 = CpuClock.processCpuNanos();
+      taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix));
+      return new Measurement(events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9);
+    } finally {
+      remove(name, threadPrefix);
+    }
+  }
+
+  /** Deletes a connector and waits for its task threads to end, so runs do not overlap. */
+  void remove(String name, String threadPrefix) {
+    try {
+      platform.cluster().deleteConnector(name);
+    } catch (RuntimeException e) {
+      // already gone: nothing to stop
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (CpuClock.anyThread(threadPrefix) && System.nanoTime() < deadline) {
+      sleep(100);
+    }
+  }
+
+  private void failIfFailed(String name) {
+    ConnectorStateInfo info;
+    try {
+      info = platform.cluster().connectorStatus(name);
+    } catch (RuntimeException e) {
+      return; // not yet known to the herder
+    }
+    boolean failed =
+        "FAILED".equals(info.connector().state())
+            || info.tasks().stream().anyMatch(t -> "FAILED".equals(t.state()));
+    if (failed) {
+      String status = platform.describe(name);
+      throw new IllegalStateException(
+          "connector " + name + " failed: " + rootCause(status) + "\n" + status);
+    }
+  }
+
+  /** The innermost "Caused by" of a status trace: the line a reader needs first. */
+  static String rootCause(String trace) {
+    String cause = null;
+    for (String line : trace.lines().toList()) {
+      String t = line.trim();
+      if (t.startsWith("Caused by: ")) {
+        cause = t.substring("Caused by: ".length());
+      } else if (cause == null && t.contains("Exception")) {
+        cause = t;
+      }
+    }
+    return cause == null ? "(no trace)" : cause;
+  }
+
+  private boolean committedUpTo(String name, Map<TopicPartition, Long> end) {
+    try {
+      Map<TopicPartition, OffsetAndMetadata> committed =
+          admin.listConsumerGroupOffsets("connect-" + name).partitionsToOffsetAndMetadata().get();
+      for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
+        OffsetAndMetadata offset = committed.get(e.getKey());
+        if (e.getValue() > 0 && (offset == null || offset.offset() < e.getValue())) {
+          return false;
+        }
+      }
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  Map<TopicPartition, Long> endOffsets(Collection<String> topics) {
+    try {
+      Set<TopicPartition> partitions =
+          admin.describeTopics(topics).allTopicNames().get().values().stream()
+              .flatMap(
+                  d ->
+                      d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
+              .collect(Collectors.toSet());
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
+      Map<TopicPartition, Long> end = new HashMap<>();
+      admin.listOffsets(latest).all().get().forEach((tp, info) -> end.put(tp, info.offset()));
+      return end;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read end offsets of " + topics, e);
+    }
+  }
+
+  Admin admin() {
+    return admin;
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+  }
+}

@@ -1,0 +1,111 @@
+package io.changelake.e2e.bench;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Connector configs of the sinks compared, each as a user would write it. */
+final class Sinks {
+
+  /** The value/key converter a case uses. */
+  enum Converter {
+    JSON("json", "org.apache.kafka.connect.json.JsonConverter"),
+    CACHING("caching-json", "io.changelake.sink.converter.CachingJsonConverter");
+
+    final String label;
+    final String className;
+
+    Converter(String label, String className) {
+      this.label = label;
+      this.className = className;
+    }
+  }
+
+  /** The sinks compared. */
+  enum Kind {
+    DO_NOTHING("do-nothing"),
+    CHANGELAKE("changelake"),
+    ICEBERG("iceberg");
+
+    final String label;
+
+    Kind(String label) {
+      this.label = label;
+    }
+  }
+
+  private Sinks() {}
+
+  static Map<String, String> common(String topicsRegex, int tasks, Converter converter) {
+    Map<String, String> c = new HashMap<>();
+    c.put("tasks.max", String.valueOf(tasks));
+    c.put("topics.regex", topicsRegex);
+    c.put("key.converter", converter.className);
+    c.put("key.converter.schemas.enable", "true");
+    c.put("value.converter", converter.className);
+    c.put("value.converter.schemas.enable", "true");
+    return c;
+  }
+
+  static Map<String, String> doNothing(String topicsRegex, int tasks, Converter converter) {
+    Map<String, String> c = common(topicsRegex, tasks, converter);
+    c.put("connector.class", DoNothingSinkConnector.class.getName());
+    return c;
+  }
+
+  /**
+   * Changelake into primary-key tables named after Debezium's source table, in the given merge
+   * engine, committing every {@code commitIntervalMs}.
+   */
+  static Map<String, String> changelake(
+      String topicsRegex,
+      int tasks,
+      Converter converter,
+      Path warehouse,
+      long commitIntervalMs,
+      String mergeEngine) {
+    Map<String, String> c = common(topicsRegex, tasks, converter);
+    c.put("connector.class", "io.changelake.sink.ChangelakeSinkConnector");
+    c.put("paimon.warehouse", warehouse.toUri().toString());
+    c.put("route.database", "bench");
+    c.put("route.table.format", "${source.table}");
+    c.put("table.merge-engine", mergeEngine);
+    c.put("commit.interval.ms", String.valueOf(commitIntervalMs));
+    return c;
+  }
+
+  /**
+   * Iceberg's sink appending the change events as they are (it does not apply updates or deletes),
+   * one table per source table, tables created from the first record, the Hadoop catalog on local
+   * disk, committing every {@code commitIntervalMs}.
+   */
+  static Map<String, String> iceberg(
+      String bootstrapServers,
+      String topicsRegex,
+      int tasks,
+      Converter converter,
+      Path warehouse,
+      String controlTopic,
+      int tables,
+      long commitIntervalMs) {
+    Map<String, String> c = common(topicsRegex, tasks, converter);
+    c.put("connector.class", "org.apache.iceberg.connect.IcebergSinkConnector");
+    StringBuilder names = new StringBuilder();
+    for (int t = 0; t < tables; t++) {
+      String table = "bench." + DebeziumEvents.tableName(t);
+      names.append(t == 0 ? "" : ",").append(table);
+      c.put("iceberg.table." + table + ".route-regex", DebeziumEvents.tableName(t));
+    }
+    c.put("iceberg.tables", names.toString());
+    c.put("iceberg.tables.route-field", "source.table");
+    c.put("iceberg.tables.auto-create-enabled", "true");
+    c.put("iceberg.catalog.catalog-impl", "org.apache.iceberg.hadoop.HadoopCatalog");
+    c.put("iceberg.catalog.warehouse", warehouse.toUri().toString());
+    c.put("iceberg.control.topic", controlTopic);
+    // Iceberg reads the worker's bootstrap servers from the worker's properties file, which an
+    // embedded worker does not have
+    c.put("iceberg.kafka.bootstrap.servers", bootstrapServers);
+    c.put("iceberg.control.commit.interval-ms", String.valueOf(commitIntervalMs));
+    return c;
+  }
+}

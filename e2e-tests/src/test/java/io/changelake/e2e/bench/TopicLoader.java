@@ -1,0 +1,66 @@
+package io.changelake.e2e.bench;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Creates topics and fills them with serialized change events before a sink is measured. */
+final class TopicLoader {
+
+  private final String bootstrapServers;
+
+  TopicLoader(String bootstrapServers) {
+    this.bootstrapServers = bootstrapServers;
+  }
+
+  void createTopics(List<String> topics, int partitions) {
+    try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+      List<NewTopic> missing = new ArrayList<>();
+      var existing = admin.listTopics().names().get();
+      for (String topic : topics) {
+        if (!existing.contains(topic)) {
+          missing.add(new NewTopic(topic, partitions, (short) 1));
+        }
+      }
+      if (!missing.isEmpty()) {
+        admin.createTopics(missing).all().get();
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot create topics " + topics, e);
+    }
+  }
+
+  /** Sends {@code count} events and waits until all are acknowledged; returns the bytes sent. */
+  long load(int count, Supplier<DebeziumEvents.Event> events) {
+    long bytes = 0;
+    try (KafkaProducer<byte[], byte[]> producer = producer()) {
+      for (int i = 0; i < count; i++) {
+        DebeziumEvents.Event e = events.get();
+        bytes += e.value().length + e.key().length;
+        producer.send(new ProducerRecord<>(e.topic(), e.key(), e.value()));
+      }
+      producer.flush();
+    }
+    return bytes;
+  }
+
+  KafkaProducer<byte[], byte[]> producer() {
+    Map<String, Object> props = new HashMap<>();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+    props.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
+    return new KafkaProducer<>(props);
+  }
+}
