@@ -153,6 +153,13 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     if (offsets.commitDue(pool.bufferedBytes())) {
       commitAll();
+      // let Connect store the new positions now rather than at its next offset flush
+      context.requestCommit();
+    }
+    if (tables.values().stream().anyMatch(t -> t.dirty)) {
+      // Connect polls for up to offset.flush.interval.ms when no records arrive; come back when
+      // the buffered rows are due, even if no record does
+      context.timeout(Math.max(1, offsets.millisUntilDue()));
     }
     compaction.maybeStart();
   }

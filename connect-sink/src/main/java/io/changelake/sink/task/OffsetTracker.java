@@ -51,6 +51,10 @@ final class OffsetTracker {
     return System.nanoTime() - lastCommitNanos >= interval.toNanos();
   }
 
+  long millisUntilDue() {
+    return (interval.toNanos() - (System.nanoTime() - lastCommitNanos)) / 1_000_000;
+  }
+
   boolean commitDue(long bufferedBytes) {
     return bufferedBytes >= bufferBytes || intervalElapsed();
   }

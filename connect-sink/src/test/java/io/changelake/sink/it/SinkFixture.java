@@ -1,0 +1,153 @@
+package io.changelake.sink.it;
+
+import static org.awaitility.Awaitility.await;
+
+import io.changelake.lsm.table.InternalColumns;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.types.RowType;
+
+/** One in-process broker and Connect worker per test class, plus reading the lake. */
+final class SinkFixture implements AutoCloseable {
+  static final String CONNECTOR_CLASS = "io.changelake.sink.ChangelakeSinkConnector";
+  static final String DATABASE = "lake";
+
+  final EmbeddedConnectCluster connect;
+  final Path warehouse;
+
+  SinkFixture(String name, Path warehouse) {
+    this.warehouse = warehouse;
+    Map<String, String> worker = new HashMap<>();
+    worker.put("plugin.discovery", "service_load");
+    worker.put("key.converter", JsonConverter.class.getName());
+    worker.put("value.converter", JsonConverter.class.getName());
+    // Connect commits offsets rarely: the sink's own commits must make restarts exact
+    worker.put("offset.flush.interval.ms", "600000");
+    Properties broker = new Properties();
+    broker.put("offsets.topic.replication.factor", "1");
+    connect =
+        new EmbeddedConnectCluster.Builder()
+            .name(name)
+            .numWorkers(1)
+            .workerProps(worker)
+            .brokerProps(broker)
+            .build();
+    connect.start();
+  }
+
+  /** A sink config with fast commits into the test warehouse. */
+  Map<String, String> sinkConfig(String topics, String... keyValues) {
+    Map<String, String> config = new HashMap<>();
+    config.put("connector.class", CONNECTOR_CLASS);
+    config.put("tasks.max", "1");
+    config.put("topics", topics);
+    config.put("paimon.warehouse", warehouse.toUri().toString());
+    config.put("route.database", DATABASE);
+    config.put("commit.interval.ms", "300");
+    config.put("compaction.interval.ms", "0");
+    config.put("table.buckets", "1");
+    config.put("writer.spill.dir", warehouse.resolveSibling("spill").toString());
+    for (int i = 0; i < keyValues.length; i += 2) {
+      config.put(keyValues[i], keyValues[i + 1]);
+    }
+    return config;
+  }
+
+  void startConnector(String name, Map<String, String> config) {
+    connect.configureConnector(name, config);
+    try {
+      connect
+          .assertions()
+          .assertConnectorAndExactlyNumTasksAreRunning(name, 1, "connector did not start");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void produce(DebeziumEvents events, String key, String value) {
+    connect.kafka().produce(events.topic, key, value);
+  }
+
+  /**
+   * The user-visible rows of a table (internal columns left out), sorted; empty while the table
+   * does not exist.
+   */
+  List<List<Object>> rows(String table) {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      Table t = catalog.getTable(Identifier.create(DATABASE, table));
+      RowType type = t.rowType();
+      List<List<Object>> rows = new ArrayList<>();
+      for (List<Object> row : LakeRows.read(t)) {
+        List<Object> visible = new ArrayList<>();
+        for (int i = 0; i < row.size(); i++) {
+          if (!InternalColumns.isInternal(type.getFieldNames().get(i))) {
+            visible.add(row.get(i));
+          }
+        }
+        rows.add(visible);
+      }
+      return rows;
+    } catch (Catalog.TableNotExistException e) {
+      return List.of();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Column names of a table. */
+  List<String> columns(String table) {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      return catalog.getTable(Identifier.create(DATABASE, table)).rowType().getFieldNames();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Waits until the table holds exactly {@code expected} (sorted as {@link #rows} sorts). */
+  void awaitRows(String table, List<List<Object>> expected) {
+    List<List<Object>> sorted = new ArrayList<>(expected);
+    sorted.sort(java.util.Comparator.comparing(Object::toString));
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .untilAsserted(
+            () -> org.assertj.core.api.Assertions.assertThat(rows(table)).isEqualTo(sorted));
+  }
+
+  /** Waits until the connector's task failed and returns its trace. */
+  String awaitTaskFailure(String connector) {
+    String[] trace = new String[1];
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> {
+              ConnectorStateInfo status = connect.connectorStatus(connector);
+              if (status.tasks().isEmpty() || !"FAILED".equals(status.tasks().get(0).state())) {
+                return false;
+              }
+              trace[0] = status.tasks().get(0).trace();
+              return true;
+            });
+    return trace[0];
+  }
+
+  @Override
+  public void close() {
+    connect.stop();
+  }
+}
