@@ -1,6 +1,7 @@
 package io.changelake.schema;
 
 import io.changelake.schema.evolution.LenientColumns;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -21,8 +22,9 @@ import org.apache.paimon.types.RowType;
 public record FieldMapping(Map<String, String> columnByField, Set<String> droppedFields) {
 
   public FieldMapping {
-    columnByField = Map.copyOf(columnByField);
-    droppedFields = Set.copyOf(droppedFields);
+    // keep record field order, for readable logs and errors
+    columnByField = Collections.unmodifiableMap(new LinkedHashMap<>(columnByField));
+    droppedFields = Collections.unmodifiableSet(new LinkedHashSet<>(droppedFields));
   }
 
   /**

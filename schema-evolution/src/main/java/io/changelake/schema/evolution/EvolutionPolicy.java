@@ -1,10 +1,9 @@
 package io.changelake.schema.evolution;
 
 import java.util.Arrays;
-import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -48,12 +47,11 @@ public record EvolutionPolicy(
   public static final String MAX_ATTEMPTS = PREFIX + "max-attempts";
   public static final String GROUP = "Schema evolution";
 
-  private static final Set<SchemaChangeBehavior> COMMON =
-      EnumSet.of(
-          SchemaChangeBehavior.APPLY, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.FAIL);
-  private static final Set<SchemaChangeBehavior> INCOMPATIBLE =
-      EnumSet.of(
-          SchemaChangeBehavior.FAIL, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.LENIENT);
+  // in the order users see them; for incompatible types the safe default comes first
+  private static final List<SchemaChangeBehavior> COMMON =
+      List.of(SchemaChangeBehavior.APPLY, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.FAIL);
+  private static final List<SchemaChangeBehavior> INCOMPATIBLE =
+      List.of(SchemaChangeBehavior.FAIL, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.LENIENT);
 
   public EvolutionPolicy {
     require(ADD_COLUMN, addColumn, COMMON);
@@ -174,7 +172,7 @@ public record EvolutionPolicy(
       ConfigDef def,
       String key,
       SchemaChangeBehavior defaultValue,
-      Set<SchemaChangeBehavior> allowed,
+      List<SchemaChangeBehavior> allowed,
       int order,
       String doc) {
     String[] names = allowed.stream().map(Enum::name).toArray(String[]::new);
@@ -193,7 +191,7 @@ public record EvolutionPolicy(
   }
 
   private static void require(
-      String key, SchemaChangeBehavior value, Set<SchemaChangeBehavior> allowed) {
+      String key, SchemaChangeBehavior value, List<SchemaChangeBehavior> allowed) {
     if (value == null || !allowed.contains(value)) {
       throw new ConfigException(key, value, "must be one of " + allowed);
     }
@@ -201,8 +199,8 @@ public record EvolutionPolicy(
 
   private record EnumRecommender(String[] names) implements ConfigDef.Recommender {
     @Override
-    public java.util.List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-      return java.util.List.of((Object[]) names);
+    public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+      return List.of((Object[]) names);
     }
 
     @Override
