@@ -83,15 +83,20 @@ public final class ChangelakeSourceTask extends SourceTask {
           assignment.buckets().isAll()
               ? consumerPrefix
               : consumerPrefix + "-b" + assignment.buckets().encode().replace(',', '_');
-      ChangelogReader reader =
-          new ChangelogReader(
-              table,
-              consumerId,
-              assignment.buckets().buckets(),
-              config.startPosition(),
-              restored,
-              config.batchSize());
       String topic = topicFor(assignment);
+      ChangelogReader reader;
+      try {
+        reader =
+            new ChangelogReader(
+                table,
+                consumerId,
+                assignment.buckets().buckets(),
+                config.startPosition(),
+                restored,
+                config.batchSize());
+      } catch (PositionExpiredException e) {
+        throw new ConnectException(expiredMessage(assignment, topic, e), e);
+      }
       TableReader tableReader =
           new TableReader(
               assignment,
@@ -245,7 +250,7 @@ public final class ChangelakeSourceTask extends SourceTask {
       try {
         return reader.poll();
       } catch (PositionExpiredException e) {
-        throw new ConnectException(expiredMessage(e), e);
+        throw new ConnectException(expiredMessage(assignment, records.topic(), e), e);
       }
     }
 
@@ -285,40 +290,41 @@ public final class ChangelakeSourceTask extends SourceTask {
     void close() {
       reader.close();
     }
+  }
 
-    private String expiredMessage(PositionExpiredException e) {
-      String partitionJson =
-          "{\"database\": \""
-              + assignment.table().getDatabaseName()
-              + "\", \"table\": \""
-              + assignment.table().getObjectName()
-              + "\", \"buckets\": \""
-              + assignment.buckets().encode()
-              + "\"}";
-      return "Table "
-          + assignment.table().getFullName()
-          + " (buckets "
-          + assignment.buckets().encode()
-          + ", topic "
-          + records.topic()
-          + "): the stored position can no longer be read because Paimon expired its snapshot ("
-          + e.getMessage()
-          + "). Changes between that position and the oldest snapshot are gone from the table."
-          + " To go on, stop the connector (PUT /connectors/"
-          + connectorName
-          + "/stop) and either delete its offsets (DELETE /connectors/"
-          + connectorName
-          + "/offsets: every table starts again from start.position) or move this table to a"
-          + " snapshot that still exists (PATCH /connectors/"
-          + connectorName
-          + "/offsets with {\"offsets\": [{\"partition\": "
-          + partitionJson
-          + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}}]},"
-          + " or \"offset\": null to reset only this table), then resume it (PUT /connectors/"
-          + connectorName
-          + "/resume). Keep the connector's Paimon consumer ('consumer.id') or retain snapshots"
-          + " longer to avoid this.";
-    }
+  private String expiredMessage(
+      TableAssignment assignment, String topic, PositionExpiredException e) {
+    String partitionJson =
+        "{\"database\": \""
+            + assignment.table().getDatabaseName()
+            + "\", \"table\": \""
+            + assignment.table().getObjectName()
+            + "\", \"buckets\": \""
+            + assignment.buckets().encode()
+            + "\"}";
+    return "Table "
+        + assignment.table().getFullName()
+        + " (buckets "
+        + assignment.buckets().encode()
+        + ", topic "
+        + topic
+        + "): the stored position can no longer be read because Paimon expired its snapshot ("
+        + e.getMessage()
+        + "). Changes between that position and the oldest snapshot are gone from the table."
+        + " To go on, stop the connector (PUT /connectors/"
+        + connectorName
+        + "/stop) and either delete its offsets (DELETE /connectors/"
+        + connectorName
+        + "/offsets: every table starts again from start.position) or move this table to a"
+        + " snapshot that still exists (PATCH /connectors/"
+        + connectorName
+        + "/offsets with {\"offsets\": [{\"partition\": "
+        + partitionJson
+        + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}}]},"
+        + " or \"offset\": null to reset only this table), then resume it (PUT /connectors/"
+        + connectorName
+        + "/resume). Keep the connector's Paimon consumer ('consumer.id') or retain snapshots"
+        + " longer to avoid this.";
   }
 
   /** Positions grow by snapshot; a snapshot's full-state read comes before its changes. */

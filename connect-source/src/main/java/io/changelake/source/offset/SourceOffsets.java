@@ -3,6 +3,8 @@ package io.changelake.source.offset;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.source.assign.BucketSet;
 import io.changelake.source.assign.TableAssignment;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.connect.errors.ConnectException;
@@ -26,24 +28,26 @@ public final class SourceOffsets {
 
   private SourceOffsets() {}
 
+  /**
+   * The partition of a task's table. Connect finds stored offsets by the partition's JSON bytes,
+   * key order included, and its REST API (PATCH /offsets) hands partitions over as {@code
+   * HashMap}s; a {@code HashMap} here serializes identically (its order depends only on the keys),
+   * whereas {@code Map.of} changes order from one JVM to the next.
+   */
   public static Map<String, Object> partition(TableAssignment assignment) {
-    return Map.of(
-        DATABASE,
-        assignment.table().getDatabaseName(),
-        TABLE,
-        assignment.table().getObjectName(),
-        BUCKETS,
-        assignment.buckets().encode());
+    Map<String, Object> partition = new HashMap<>();
+    partition.put(DATABASE, assignment.table().getDatabaseName());
+    partition.put(TABLE, assignment.table().getObjectName());
+    partition.put(BUCKETS, assignment.buckets().encode());
+    return partition;
   }
 
   public static Map<String, Object> offset(ReaderPosition position) {
-    return Map.of(
-        SNAPSHOT_ID,
-        position.snapshotId(),
-        ROW_OFFSET,
-        position.rowOffset(),
-        FULL_STATE,
-        position.fullState());
+    Map<String, Object> offset = new LinkedHashMap<>();
+    offset.put(SNAPSHOT_ID, position.snapshotId());
+    offset.put(ROW_OFFSET, position.rowOffset());
+    offset.put(FULL_STATE, position.fullState());
+    return offset;
   }
 
   /** Validates a partition (e.g. one given to Connect's offsets API) and returns its table. */

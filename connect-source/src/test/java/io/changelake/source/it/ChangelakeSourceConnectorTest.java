@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.changelake.source.it.ConnectFixture.Event;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -235,7 +236,10 @@ class ChangelakeSourceConnectorTest {
             "expiry",
             config("tables", "expiry_db.t"),
             CreateConnectorRequest.InitialState.STOPPED));
-    Map<String, Object> partition = Map.of("database", "expiry_db", "table", "t", "buckets", "all");
+    Map<String, Object> partition = new LinkedHashMap<>();
+    partition.put("database", "expiry_db");
+    partition.put("table", "t");
+    partition.put("buckets", "all");
     kafka.connect.alterSourceConnectorOffset(
         "expiry", partition, Map.of("snapshot_id", 1, "row_offset", 0, "full_state", false));
     lake.table(table)

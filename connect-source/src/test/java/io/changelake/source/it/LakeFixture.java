@@ -1,5 +1,9 @@
 package io.changelake.source.it;
 
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +20,6 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
-import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -28,11 +31,14 @@ import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
 
 /**
- * Paimon tables for the integration tests, written with Paimon's own API (lsm-writer's writers are
- * built for the sink's commit protocol; tests need plain commits of chosen row kinds). Tables have
- * {@code id INT} as primary key, {@code name STRING}, {@code qty INT} and any added columns.
+ * Paimon tables for the integration tests: created through lsm-writer, written with Paimon's own
+ * API because lsm-writer's ingest writers are write-only (a {@code lookup} table's changelog then
+ * waits for its Compactor) while these tests need each commit's changelog at once ({@code
+ * prepareCommit(waitCompaction=true)}) and chosen row kinds. Tables have {@code id INT} as primary
+ * key, {@code name STRING}, {@code qty INT} and any added columns.
  */
 final class LakeFixture implements AutoCloseable {
   private final Path warehouse;
@@ -54,24 +60,30 @@ final class LakeFixture implements AutoCloseable {
         "paimon.warehouse", warehouse.toUri().toString(), "paimon.cache-enabled", "false");
   }
 
-  /** Creates {@code db.table} with {@code buckets} fixed buckets and the given producer. */
+  /** Creates {@code db.table} through lsm-writer with {@code buckets} fixed buckets. */
   Identifier createTable(String database, String table, int buckets, String changelogProducer)
       throws Exception {
     catalog.createDatabase(database, true);
     Identifier id = Identifier.create(database, table);
-    Schema schema =
-        Schema.newBuilder()
-            .column("id", DataTypes.INT().notNull())
-            .column("name", DataTypes.STRING())
-            .column("qty", DataTypes.INT())
-            .primaryKey("id")
-            .option("bucket", Integer.toString(buckets))
-            .option("changelog-producer", changelogProducer)
-            // the source resumes from old snapshots in these tests: keep them
-            .option("snapshot.num-retained.min", "1000")
-            .option("snapshot.num-retained.max", "1000")
+    RowType rowType =
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("name", DataTypes.STRING())
+            .field("qty", DataTypes.INT())
             .build();
-    catalog.createTable(id, schema, false);
+    LakeTables.createOrOpen(
+        catalog,
+        new TableSpec(
+            id,
+            rowType,
+            List.of("id"),
+            List.of(),
+            buckets,
+            MergeEngine.DEDUPLICATE,
+            ChangelogProducer.fromPaimonName(changelogProducer),
+            List.of(),
+            // the source resumes from old snapshots in these tests: keep them
+            Map.of("snapshot.num-retained.min", "1000", "snapshot.num-retained.max", "1000")));
     return id;
   }
 
