@@ -37,6 +37,10 @@ class ChangelakeBenchmark {
   static final String SINK = "sink-throughput";
   static final String CONVERTER = "converter";
   static final String PROFILE = "profile";
+  static final String MEMORY = "memory";
+  static final String COST = "cost-growth";
+  static final String SOURCE = "source-throughput";
+  static final String LATENCY = "latency";
 
   private static BenchSettings settings;
   private static Results results;
@@ -195,6 +199,272 @@ class ChangelakeBenchmark {
       runner.run(
           "warmup-" + converter.label, Sinks.doNothing(warm.regex(), 1, converter), warm.topics());
     }
+  }
+
+  /** Many tables in one task under the JVM's 1 GiB heap: the heap high-water mark. */
+  @Test
+  @Order(3)
+  void manyTablesInOneTask() {
+    if (!BenchSettings.enabled(MEMORY)) {
+      return;
+    }
+    int tables = settings.memoryTables();
+    Workload workload =
+        Workload.load(loader, "mem", tables, 1, tables * settings.memoryEventsPerTable(), 50);
+    List<String> failures = new ArrayList<>();
+    for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+      String caseName = kind.label + " / 1 task";
+      String name = "mem-" + kind.label;
+      Path warehouse = settings.workDir().resolve("warehouse").resolve(name);
+      Map<String, String> config =
+          kind == Kind.DO_NOTHING
+              ? Sinks.doNothing(workload.regex(), 1, Converter.JSON)
+              : Sinks.changelake(
+                  workload.regex(),
+                  1,
+                  Converter.JSON,
+                  warehouse,
+                  settings.commitIntervalMs(),
+                  "deduplicate");
+      try (HeapWatcher heap = new HeapWatcher()) {
+        SinkRunner.Measurement m = runner.run(name, config, workload.topics());
+        results.add(MEMORY, caseName, 1, "events_per_s", m.eventsPerSecond(), "1/s");
+        results.add(MEMORY, caseName, 1, "peak_heap_mb", heap.peakUsedBytes() / MIB, "MiB");
+        results.add(MEMORY, caseName, 1, "peak_live_heap_mb", heap.peakLiveBytes() / MIB, "MiB");
+        results.add(MEMORY, caseName, 1, "max_heap_mb", HeapWatcher.maxHeapBytes() / MIB, "MiB");
+      } catch (RuntimeException | AssertionError | OutOfMemoryError e) {
+        results.failed(MEMORY, caseName, e);
+        failures.add(caseName + ": " + e.getMessage());
+      } finally {
+        deleteRecursively(warehouse);
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  private static final double MIB = 1024.0 * 1024.0;
+
+  /**
+   * How the Changelake sink's throughput changes with the number of tables (the matrix has 1 and
+   * {@code bench.tables}; this adds the other counts) and with the size of the table an
+   * update-heavy load hits.
+   */
+  @Test
+  @Order(4)
+  void costGrowth() {
+    if (!BenchSettings.enabled(COST)) {
+      return;
+    }
+    List<String> failures = new ArrayList<>();
+    for (int tables : settings.costTableCounts()) {
+      if (tables == 1 || tables == settings.manyTables()) {
+        continue; // measured by the sink matrix with the same number of events
+      }
+      Workload workload =
+          Workload.load(
+              loader,
+              "cost" + tables,
+              tables,
+              1,
+              settings.events(),
+              Math.max(100, settings.keySpace() / tables));
+      for (int run = 1; run <= settings.repetitions(); run++) {
+        for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+          String caseName = kind.label + " / " + tables + " tables";
+          String name = "r" + run + "-cost" + tables + "-" + kind.label;
+          Path warehouse = settings.workDir().resolve("warehouse").resolve(name);
+          costRun(caseName, name, run, kind, workload, warehouse, failures);
+          deleteRecursively(warehouse);
+        }
+      }
+    }
+    for (int size : settings.costTableSizes()) {
+      Path warehouse = settings.workDir().resolve("warehouse").resolve("size" + size);
+      DebeziumEvents generator = new DebeziumEvents("size" + size, 1, size, 11);
+      String preName = "size" + size + "pre";
+      DebeziumEvents preEvents = new DebeziumEvents(preName, 1, size, 12);
+      loader.createTopics(preEvents.topics(), 1);
+      int[] next = {0};
+      loader.load(size, () -> preEvents.upsert(0, next[0]++));
+      Workload fill = new Workload(preName, 1, preEvents.topics(), preName + "\\.public\\..*", 0);
+      // fill the table to its size; its rate is reported as the initial load
+      costRun(
+          "changelake / initial load of " + size + " rows",
+          "fill-" + size,
+          1,
+          Kind.CHANGELAKE,
+          fill,
+          warehouse,
+          failures);
+      String updName = "size" + size;
+      loader.createTopics(generator.topics(), 1);
+      java.util.SplittableRandom random = new java.util.SplittableRandom(13);
+      loader.load(settings.costEvents(), () -> generator.upsert(0, random.nextInt(size)));
+      Workload updates =
+          new Workload(updName, 1, generator.topics(), updName + "\\.public\\..*", 0);
+      for (int run = 1; run <= settings.repetitions(); run++) {
+        for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+          costRun(
+              kind.label + " / " + size + " rows",
+              "r" + run + "-size" + size + "-" + kind.label,
+              run,
+              kind,
+              updates,
+              warehouse,
+              failures);
+        }
+      }
+      if (size == settings.costTableSizes()[0]) {
+        sourceWarehouse = warehouse; // the source throughput measurement reads this table
+        sourceTableRows = size;
+      } else {
+        deleteRecursively(warehouse);
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  private static Path sourceWarehouse;
+  private static int sourceTableRows;
+
+  private void costRun(
+      String caseName,
+      String name,
+      int run,
+      Kind kind,
+      Workload workload,
+      Path warehouse,
+      List<String> failures) {
+    Map<String, String> config =
+        kind == Kind.DO_NOTHING
+            ? Sinks.doNothing(workload.regex(), 1, Converter.JSON)
+            : Sinks.changelake(
+                workload.regex(),
+                1,
+                Converter.JSON,
+                warehouse,
+                settings.commitIntervalMs(),
+                "deduplicate");
+    try {
+      SinkRunner.Measurement m = runner.run(name, config, workload.topics());
+      results.add(COST, caseName, run, "events_per_s", m.eventsPerSecond(), "1/s");
+      results.add(COST, caseName, run, "cpu_us_per_event", m.processCpuMicrosPerEvent(), "us");
+    } catch (RuntimeException | AssertionError e) {
+      results.failed(COST, caseName, e);
+      failures.add(caseName + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The Changelake source publishing a table against a plain producer sending the same records.
+   * Reads the table the cost-growth measurement filled, or fills one itself.
+   */
+  @Test
+  @Order(5)
+  void sourceThroughput() {
+    if (!BenchSettings.enabled(SOURCE)) {
+      return;
+    }
+    List<String> failures = new ArrayList<>();
+    try {
+      if (sourceWarehouse == null) {
+        sourceWarehouse = settings.workDir().resolve("warehouse").resolve("source");
+        sourceTableRows = settings.sourceEvents();
+        DebeziumEvents rows = new DebeziumEvents("srcfill", 1, sourceTableRows, 21);
+        loader.createTopics(rows.topics(), 1);
+        int[] next = {0};
+        loader.load(sourceTableRows, () -> rows.upsert(0, next[0]++));
+        runner.run(
+            "source-fill",
+            Sinks.changelake(
+                "srcfill\\.public\\..*",
+                1,
+                Converter.JSON,
+                sourceWarehouse,
+                settings.commitIntervalMs(),
+                "deduplicate"),
+            rows.topics());
+      }
+      SourceThroughput source = new SourceThroughput(platform, loader, runner);
+      for (int run = 1; run <= settings.repetitions(); run++) {
+        String topic = "srcout-r" + run;
+        SourceThroughput.Run cl =
+            source.changelakeSource(
+                "source-r" + run,
+                sourceWarehouse,
+                "bench",
+                DebeziumEvents.tableName(0),
+                topic,
+                sourceTableRows);
+        record(SOURCE, "changelake source", run, cl);
+        SourceThroughput.Run plain =
+            source.plainProducer(topic, "plain-r" + run, sourceTableRows, 20_000);
+        record(SOURCE, "plain producer", run, plain);
+      }
+    } catch (RuntimeException | AssertionError e) {
+      results.failed(SOURCE, "changelake source", e);
+      failures.add(e.getMessage());
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  private static void record(String measurement, String caseName, int run, SourceThroughput.Run r) {
+    results.add(measurement, caseName, run, "events_per_s", r.events() / r.seconds(), "1/s");
+    results.add(
+        measurement, caseName, run, "cpu_us_per_event", r.cpuSeconds() * 1e6 / r.events(), "us");
+  }
+
+  /** PostgreSQL commit to committed snapshot and to the changelog topic, at a steady rate. */
+  @Test
+  @Order(6)
+  void latency() throws Exception {
+    if (!BenchSettings.enabled(LATENCY)) {
+      return;
+    }
+    Path warehouse = settings.workDir().resolve("warehouse").resolve("latency");
+    try (io.changelake.e2e.postgres.PostgresServer pg =
+        io.changelake.e2e.postgres.PostgresServer.start()) {
+      LatencyProbe.Outcome outcome =
+          new LatencyProbe(platform, loader, runner)
+              .run(
+                  pg,
+                  warehouse,
+                  settings.commitIntervalMs(),
+                  settings.latencySeconds(),
+                  settings.latencyRowsPerSecond());
+      recordLatency(Report.LatencyCase.SNAPSHOT, outcome.toSnapshot(), outcome.missingSnapshot());
+      recordLatency(
+          Report.LatencyCase.CHANGELOG, outcome.toChangelog(), outcome.missingChangelog());
+      if (outcome.missingSnapshot() > 0 || outcome.missingChangelog() > 0) {
+        throw new AssertionError(
+            outcome.missingSnapshot()
+                + " of "
+                + outcome.rows()
+                + " rows never reached a snapshot, "
+                + outcome.missingChangelog()
+                + " never reached the changelog topic");
+      }
+    } catch (RuntimeException | AssertionError e) {
+      results.failed(LATENCY, Report.LatencyCase.SNAPSHOT, e);
+      throw e;
+    }
+  }
+
+  private static void recordLatency(String caseName, List<Long> millis, int missing) {
+    Percentiles p = Percentiles.of(millis);
+    if (p.count() > 0) {
+      results.add(LATENCY, caseName, 1, "p50_ms", p.p50(), "ms");
+      results.add(LATENCY, caseName, 1, "p99_ms", p.p99(), "ms");
+      results.add(LATENCY, caseName, 1, "max_ms", p.max(), "ms");
+    }
+    results.add(LATENCY, caseName, 1, "rows", p.count(), "");
+    results.add(LATENCY, caseName, 1, "missing_rows", missing, "");
   }
 
   /** A sink case of the matrix. */

@@ -1,0 +1,56 @@
+package io.changelake.e2e.bench;
+
+import io.changelake.e2e.compare.LakeTableReader;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+
+/** Reads a lake table snapshot by snapshot, with each snapshot's commit time. */
+final class LakeSnapshots implements AutoCloseable {
+
+  /** The rows of one committed snapshot and when it was committed. */
+  record SnapshotRows(long snapshotId, long committedAtMillis, List<Map<String, Object>> rows) {}
+
+  private final Catalog catalog;
+  private final Identifier table;
+
+  LakeSnapshots(Path warehouse, String database, String table) {
+    Map<String, String> options = new HashMap<>(LakeTableReader.fileWarehouse(warehouse));
+    options.put("cache-enabled", "false");
+    this.catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)));
+    this.table = Identifier.create(database, table);
+  }
+
+  /** The latest snapshot id, or 0 while the table or its first snapshot does not exist. */
+  long latestSnapshotId() {
+    try {
+      Long id = ((FileStoreTable) catalog.getTable(table)).snapshotManager().latestSnapshotId();
+      return id == null ? 0 : id;
+    } catch (Catalog.TableNotExistException e) {
+      return 0;
+    }
+  }
+
+  SnapshotRows read(long snapshotId) {
+    try {
+      FileStoreTable t = (FileStoreTable) catalog.getTable(table);
+      long time = t.snapshotManager().snapshot(snapshotId).timeMillis();
+      FileStoreTable at = t.copy(Map.of("scan.snapshot-id", String.valueOf(snapshotId)));
+      return new SnapshotRows(snapshotId, time, LakeTableReader.readTable(at));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read snapshot " + snapshotId + " of " + table, e);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    catalog.close();
+  }
+}
