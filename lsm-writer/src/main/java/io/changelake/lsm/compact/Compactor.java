@@ -1,24 +1,140 @@
 package io.changelake.lsm.compact;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.paimon.CoreOptions;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.manifest.BucketEntry;
+import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.operation.LocalOrphanFilesClean;
+import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.TableCommitImpl;
+import org.apache.paimon.table.sink.TableWriteImpl;
 
 /**
  * The one compactor of a table. Ingest writers are write-only, so this is the only writer that
  * rewrites files and it never conflicts with them. Also expires snapshots and removes orphan files.
+ *
+ * <p>Run exactly one compactor per table (e.g. in one task chosen by table name): two compactors
+ * rewriting the same buckets fail each other's commits. Each round uses a fresh Paimon writer,
+ * because a writer's view of a bucket goes stale as soon as ingest writers add files.
+ *
+ * <p>For {@code changelog-producer=lookup} tables the compactor is what produces the changelog: its
+ * rounds are prepared with {@code waitCompaction=true}, so every round's COMPACT snapshot carries
+ * the {@code -U/+U} pairs of the level-0 files it merged. Changelog latency is therefore the
+ * compaction interval.
  */
 public final class Compactor {
+  private final CompactionSettings settings;
+  private final Path spillDirectory;
 
   public Compactor(CompactionSettings settings) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+    this(settings, defaultSpillDirectory());
+  }
+
+  /** A compactor spilling (and keeping lookup files) under {@code spillDirectory}. */
+  public Compactor(CompactionSettings settings, Path spillDirectory) {
+    this.settings = settings;
+    this.spillDirectory = spillDirectory;
   }
 
   /** Compacts the table (fully when {@code full}) with a fresh writer and commits. */
-  public void compact(FileStoreTable table, boolean full) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public CompactionResult compact(FileStoreTable table, boolean full) {
+    FileStoreTable compacting = table.copyWithLatestSchema().copy(compactionOptions());
+    String user = settings.commitUser();
+    long identifier =
+        compacting
+            .snapshotManager()
+            .latestSnapshotOfUser(user)
+            .map(snapshot -> snapshot.commitIdentifier() + 1)
+            .orElse(1L);
+    List<BucketEntry> buckets = compacting.newSnapshotReader().bucketEntries();
+    if (buckets.isEmpty()) {
+      return new CompactionResult(identifier, OptionalLong.empty(), 0);
+    }
+    try {
+      Files.createDirectories(spillDirectory);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the spill directory " + spillDirectory, e);
+    }
+    try (IOManager ioManager = IOManager.create(spillDirectory.toString());
+        TableWriteImpl<?> write = compacting.newWrite(user).withIOManager(ioManager);
+        TableCommitImpl commit = compacting.newCommit(user)) {
+      for (BucketEntry bucket : buckets) {
+        write.compact(bucket.partition(), bucket.bucket(), full);
+      }
+      // waitCompaction: the round must finish (and, for lookup tables, produce its changelog)
+      List<CommitMessage> messages = write.prepareCommit(true, identifier);
+      ManifestCommittable committable = new ManifestCommittable(identifier);
+      messages.forEach(committable::addFileCommittable);
+      commit.filterAndCommitMultiple(List.of(committable));
+      return new CompactionResult(identifier, snapshotOf(compacting, identifier), buckets.size());
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "Compacting table " + table.fullName() + " failed: " + e.getMessage(), e);
+    }
   }
 
   /** Expires old snapshots and cleans orphan files per the settings. */
-  public void maintain(FileStoreTable table) {
-    throw new UnsupportedOperationException("TODO lsm-writer");
+  public MaintenanceResult maintain(FileStoreTable table) {
+    FileStoreTable maintained = table.copyWithLatestSchema();
+    Long before = maintained.snapshotManager().earliestSnapshotId();
+    // consumers registered by changelog readers hold back expiry of snapshots they still need
+    maintained
+        .newExpireSnapshots()
+        .config(
+            ExpireConfig.builder()
+                .snapshotRetainMin(settings.snapshotsRetainMin())
+                .snapshotRetainMax(settings.snapshotsRetainMax())
+                .snapshotTimeRetain(settings.snapshotTimeRetained())
+                .build())
+        .expire();
+    Long after = maintained.snapshotManager().earliestSnapshotId();
+    long olderThan = System.currentTimeMillis() - settings.orphanFileOlderThan().toMillis();
+    long deleted;
+    try {
+      deleted =
+          new LocalOrphanFilesClean(maintained, olderThan, false).clean().getDeletedFileCount();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Cleaning orphan files of table " + table.fullName() + " failed: " + e.getMessage(), e);
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "Cleaning orphan files of table " + table.fullName() + " failed: " + e.getMessage(), e);
+    }
+    return new MaintenanceResult(before == null ? 0 : before, after == null ? 0 : after, deleted);
+  }
+
+  /** Snapshot options for the compactor's commits, so its own automatic expiry matches ours. */
+  private Map<String, String> compactionOptions() {
+    return Map.of(
+        CoreOptions.WRITE_ONLY.key(),
+        "false",
+        CoreOptions.SNAPSHOT_NUM_RETAINED_MIN.key(),
+        Integer.toString(settings.snapshotsRetainMin()),
+        CoreOptions.SNAPSHOT_NUM_RETAINED_MAX.key(),
+        Integer.toString(settings.snapshotsRetainMax()),
+        CoreOptions.SNAPSHOT_TIME_RETAINED.key(),
+        settings.snapshotTimeRetained().toMillis() + " ms");
+  }
+
+  private OptionalLong snapshotOf(FileStoreTable table, long identifier) {
+    Optional<Snapshot> latest = table.snapshotManager().latestSnapshotOfUser(settings.commitUser());
+    return latest.isPresent() && latest.get().commitIdentifier() == identifier
+        ? OptionalLong.of(latest.get().id())
+        : OptionalLong.empty();
+  }
+
+  private static Path defaultSpillDirectory() {
+    return Path.of(System.getProperty("java.io.tmpdir"), "changelake-compactor");
   }
 }

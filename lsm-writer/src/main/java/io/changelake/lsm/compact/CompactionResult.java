@@ -1,0 +1,13 @@
+package io.changelake.lsm.compact;
+
+import java.util.OptionalLong;
+
+/**
+ * The outcome of one compaction round.
+ *
+ * @param commitIdentifier the compactor's commit identifier used
+ * @param snapshotId the COMPACT snapshot created, empty when nothing needed compacting
+ * @param bucketsCompacted partition-buckets the round looked at
+ */
+public record CompactionResult(
+    long commitIdentifier, OptionalLong snapshotId, int bucketsCompacted) {}

@@ -1,0 +1,424 @@
+package io.changelake.lsm.changelog;
+
+import static io.changelake.lsm.testing.LakeRows.delete;
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.row;
+import static io.changelake.lsm.testing.LakeRows.update;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.compact.CompactionSettings;
+import io.changelake.lsm.compact.Compactor;
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.TableWriter;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.lsm.write.WriterSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.DataSplit;
+import org.apache.paimon.types.RowKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChangelogReaderTest {
+  private static final SourcePartition P0 = new SourcePartition("t", 0);
+
+  @TempDir Path dir;
+  private Catalog catalog;
+  private WriterPool pool;
+  private long offset;
+
+  @BeforeEach
+  void setUp() {
+    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
+    pool =
+        new WriterPool(
+            catalog, new WriterSettings("sink-0", dir.resolve("spill"), 8 << 20, Duration.ZERO));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    pool.close();
+    catalog.close();
+  }
+
+  private FileStoreTable create(String name, int buckets, ChangelogProducer producer) {
+    return LakeTables.createOrOpen(
+        catalog, TestTables.spec("cdc", name, buckets, producer, Map.of()));
+  }
+
+  private void commit(String table, GenericRow... rows) {
+    TableWriter writer = pool.writer(Identifier.create("cdc", table));
+    for (GenericRow row : rows) {
+      writer.write(row);
+    }
+    offset += rows.length;
+    writer.commit(Map.of(P0, offset));
+  }
+
+  private FileStoreTable table(String name) {
+    return LakeTables.open(catalog, Identifier.create("cdc", name));
+  }
+
+  private static ChangelogReader reader(
+      FileStoreTable table, StartPosition start, Optional<ReaderPosition> restored, int batch) {
+    return new ChangelogReader(table, "source-" + table.name(), Set.of(), start, restored, batch);
+  }
+
+  /** Every change of every batch until the reader has nothing more, as text. */
+  private static List<String> drain(ChangelogReader reader) {
+    List<String> changes = new ArrayList<>();
+    for (Optional<ChangeBatch> batch = reader.poll(); batch.isPresent(); batch = reader.poll()) {
+      for (ChangeRow change : batch.get().changes()) {
+        changes.add(describe(change, batch.get()));
+      }
+    }
+    return changes;
+  }
+
+  private static String describe(ChangeRow change, ChangeBatch batch) {
+    return change.kind().shortString()
+        + " "
+        + (change.before() == null ? "-" : LakeRows.toJava(change.before(), batch.rowType()))
+        + " -> "
+        + (change.after() == null ? "-" : LakeRows.toJava(change.after(), batch.rowType()));
+  }
+
+  @Test
+  void inputChangelogYieldsInsertsPairedUpdatesAndDeletesSnapshotBySnapshot() {
+    FileStoreTable table = create("orders", 1, ChangelogProducer.INPUT);
+    commit("orders", insert(1, "a", 10L), insert(2, "b", 20L));
+    commit(
+        "orders",
+        row(RowKind.UPDATE_BEFORE, 1, "a", 10L),
+        update(1, "a2", 11L),
+        delete(2, "b", 20L),
+        row(RowKind.UPDATE_BEFORE, 3, "lone", 0L));
+
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 100)) {
+      ChangeBatch first = reader.poll().orElseThrow();
+      assertThat(first.snapshotId()).isEqualTo(1);
+      assertThat(first.commitKind()).isEqualTo("APPEND");
+      assertThat(first.endOfSnapshot()).isTrue();
+      assertThat(first.changes())
+          .extracting(change -> describe(change, first))
+          .containsExactly("+I - -> [1, a, 10]", "+I - -> [2, b, 20]");
+      assertThat(first.changes().get(1).position()).isEqualTo(new ReaderPosition(2, 0, false));
+
+      ChangeBatch second = reader.poll().orElseThrow();
+      assertThat(second.snapshotId()).isEqualTo(2);
+      assertThat(second.changes())
+          .extracting(change -> describe(change, second))
+          .containsExactly(
+              "+U [1, a, 10] -> [1, a2, 11]", "-D [2, b, 20] -> -", "-U [3, lone, 0] -> -");
+      assertThat(reader.poll()).isEmpty();
+
+      commit("orders", insert(4, "d", 40L));
+      assertThat(drain(reader)).containsExactly("+I - -> [4, d, 40]");
+    }
+  }
+
+  @Test
+  void lookupChangelogCarriesBeforeImagesOnceTheCompactorRan() {
+    FileStoreTable table = create("customers", 2, ChangelogProducer.LOOKUP);
+    Compactor compactor =
+        new Compactor(CompactionSettings.defaults("compactor"), dir.resolve("compactor-spill"));
+    commit("customers", insert(1, "ann", 1L), insert(2, "bob", 2L));
+    compactor.compact(table(table.name()), false);
+    // the sink writes only after images (upserts); lookup finds the before image
+    commit("customers", update(1, "ann-2", 5L), delete(2, null, null));
+    compactor.compact(table(table.name()), false);
+
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 100)) {
+      assertThat(drain(reader))
+          .containsExactlyInAnyOrder(
+              "+I - -> [1, ann, 1]",
+              "+I - -> [2, bob, 2]",
+              "+U [1, ann, 1] -> [1, ann-2, 5]",
+              "-D [2, bob, 2] -> -");
+    }
+  }
+
+  @Test
+  void fullStateComesFirstThenTheChangesAfterIt() {
+    FileStoreTable table = create("items", 2, ChangelogProducer.INPUT);
+    commit("items", insert(1, "a", 1L), insert(2, "b", 2L));
+    commit("items", update(2, "b2", 3L), insert(3, "c", 4L));
+
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FullThenChanges(), Optional.empty(), 100)) {
+      ChangeBatch full = reader.poll().orElseThrow();
+      assertThat(full.changes())
+          .allMatch(
+              change ->
+                  change.position().fullState()
+                      || change.position().equals(new ReaderPosition(3, 0, false)));
+      List<String> all = new ArrayList<>();
+      full.changes().forEach(change -> all.add(describe(change, full)));
+      all.addAll(drain(reader));
+      assertThat(all)
+          .containsExactlyInAnyOrder(
+              "+I - -> [1, a, 1]", "+I - -> [2, b2, 3]", "+I - -> [3, c, 4]");
+
+      commit("items", delete(1, null, null));
+      assertThat(drain(reader)).containsExactly("-D [1, null, null] -> -");
+    }
+  }
+
+  @Test
+  void latestSkipsWhatWasCommittedBeforeTheReaderStarted() {
+    FileStoreTable table = create("latest", 1, ChangelogProducer.INPUT);
+    commit("latest", insert(1, "old", 1L));
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.Latest(), Optional.empty(), 100)) {
+      assertThat(reader.poll()).isEmpty();
+      commit("latest", insert(2, "new", 2L));
+      assertThat(drain(reader)).containsExactly("+I - -> [2, new, 2]");
+    }
+  }
+
+  @Test
+  void aTimestampStartsAtTheFirstSnapshotCommittedAtOrAfterIt() throws Exception {
+    FileStoreTable table = create("timed", 1, ChangelogProducer.INPUT);
+    commit("timed", insert(1, "before", 1L));
+    long between = table(table.name()).snapshotManager().latestSnapshot().timeMillis() + 1;
+    Thread.sleep(5); // the next snapshot must carry a later commit time than `between`
+    commit("timed", insert(2, "after", 2L));
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromTimestamp(between), Optional.empty(), 100)) {
+      assertThat(drain(reader)).containsExactly("+I - -> [2, after, 2]");
+    }
+  }
+
+  @Test
+  void aRestoredReaderGoesOnExactlyAfterTheCheckpointedChange() {
+    FileStoreTable table = create("resume", 1, ChangelogProducer.INPUT);
+    commit(
+        "resume",
+        insert(1, "a", 1L),
+        insert(2, "b", 2L),
+        insert(3, "c", 3L),
+        insert(4, "d", 4L),
+        insert(5, "e", 5L));
+    commit("resume", insert(6, "f", 6L));
+
+    ReaderPosition checkpoint;
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 2)) {
+      ChangeBatch batch = reader.poll().orElseThrow();
+      assertThat(batch.changes()).hasSize(2);
+      assertThat(batch.endOfSnapshot()).isFalse();
+      checkpoint = batch.changes().get(1).position();
+      assertThat(checkpoint).isEqualTo(new ReaderPosition(1, 2, false));
+      reader.checkpoint(checkpoint);
+      reader.poll(); // read on, but crash before checkpointing it
+    }
+
+    try (ChangelogReader restored =
+        reader(table, new StartPosition.Latest(), Optional.of(checkpoint), 2)) {
+      assertThat(drain(restored))
+          .containsExactly(
+              "+I - -> [3, c, 3]", "+I - -> [4, d, 4]", "+I - -> [5, e, 5]", "+I - -> [6, f, 6]");
+    }
+  }
+
+  @Test
+  void aRestoredReaderResumesInsideTheFullState() {
+    FileStoreTable table = create("fullresume", 1, ChangelogProducer.INPUT);
+    commit("fullresume", insert(1, "a", 1L), insert(2, "b", 2L), insert(3, "c", 3L));
+    List<String> seen = new ArrayList<>();
+    ReaderPosition checkpoint;
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FullThenChanges(), Optional.empty(), 1)) {
+      ChangeBatch batch = reader.poll().orElseThrow();
+      seen.add(describe(batch.changes().get(0), batch));
+      checkpoint = batch.changes().get(0).position();
+      assertThat(checkpoint).isEqualTo(new ReaderPosition(1, 1, true));
+    }
+    commit("fullresume", insert(4, "d", 4L));
+    try (ChangelogReader restored =
+        reader(table, new StartPosition.Latest(), Optional.of(checkpoint), 10)) {
+      seen.addAll(drain(restored));
+    }
+    assertThat(seen)
+        .containsExactlyInAnyOrder(
+            "+I - -> [1, a, 1]", "+I - -> [2, b, 2]", "+I - -> [3, c, 3]", "+I - -> [4, d, 4]");
+  }
+
+  @Test
+  void readersOfDisjointBucketSetsTogetherSeeEveryChangeOnce() {
+    FileStoreTable table = create("split", 4, ChangelogProducer.INPUT);
+    List<GenericRow> rows = new ArrayList<>();
+    for (int id = 0; id < 40; id++) {
+      rows.add(insert(id, "r" + id, (long) id));
+    }
+    commit("split", rows.toArray(GenericRow[]::new));
+
+    List<String> low;
+    List<String> high;
+    try (ChangelogReader a =
+            new ChangelogReader(
+                table,
+                "src",
+                Set.of(0, 1),
+                new StartPosition.FullThenChanges(),
+                Optional.empty(),
+                100);
+        ChangelogReader b =
+            new ChangelogReader(
+                table,
+                "src",
+                Set.of(2, 3),
+                new StartPosition.FullThenChanges(),
+                Optional.empty(),
+                100)) {
+      assertThat(a.consumerId()).isNotEqualTo(b.consumerId());
+      low = drain(a);
+      high = drain(b);
+    }
+    assertThat(low).isNotEmpty();
+    assertThat(high).isNotEmpty();
+    Set<String> union = new HashSet<>(low);
+    union.addAll(high);
+    assertThat(union).hasSize(40);
+    assertThat(low.size() + high.size()).isEqualTo(40);
+  }
+
+  @Test
+  void theConsumerKeepsNeededSnapshotsFromExpiring() {
+    FileStoreTable table = create("kept", 1, ChangelogProducer.INPUT);
+    commit("kept", insert(1, "a", 1L));
+    Compactor maintenance =
+        new Compactor(
+            new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
+            dir.resolve("c"));
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 100)) {
+      ChangeBatch batch = reader.poll().orElseThrow();
+      // not checkpointed yet: snapshot 1 is still needed
+      for (int i = 2; i <= 6; i++) {
+        commit("kept", insert(i, "x", (long) i));
+      }
+      maintenance.maintain(table("kept"));
+      assertThat(table("kept").snapshotManager().earliestSnapshotId()).isEqualTo(1L);
+
+      reader.checkpoint(batch.changes().get(0).position()); // (2, 0): snapshot 2 on is needed
+      maintenance.maintain(table("kept"));
+      assertThat(table("kept").snapshotManager().earliestSnapshotId()).isEqualTo(2L);
+      assertThat(drain(reader)).hasSize(5);
+    }
+  }
+
+  @Test
+  void anExpiredPositionFailsWithAnErrorSayingHowToReset() {
+    FileStoreTable table = create("gone", 1, ChangelogProducer.INPUT);
+    for (int i = 1; i <= 5; i++) {
+      commit("gone", insert(i, "x", (long) i));
+    }
+    new Compactor(
+            new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
+            dir.resolve("c"))
+        .maintain(table("gone"));
+
+    assertThatThrownBy(
+            () ->
+                reader(
+                    table("gone"),
+                    new StartPosition.Latest(),
+                    Optional.of(new ReaderPosition(2, 0, false)),
+                    10))
+        .isInstanceOf(PositionExpiredException.class)
+        .hasMessageContaining("cdc.gone")
+        .hasMessageContaining("expired")
+        .hasMessageContaining("reset the source's offsets");
+    assertThatThrownBy(
+            () -> reader(table("gone"), new StartPosition.FromSnapshot(1), Optional.empty(), 10))
+        .isInstanceOf(PositionExpiredException.class);
+  }
+
+  @Test
+  void aReaderThatFellBehindWhileRunningFailsInsteadOfWaitingForever() {
+    FileStoreTable table = create("behind", 1, ChangelogProducer.INPUT);
+    commit("behind", insert(1, "x", 1L));
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 10)) {
+      reader.poll().orElseThrow();
+      // someone removed the reader's consumer (or it expired) and snapshots went away
+      ChangelogReader.dropConsumers(table("behind"), "source-");
+      for (int i = 2; i <= 5; i++) {
+        commit("behind", insert(i, "x", (long) i));
+      }
+      ChangelogReader.dropConsumers(table("behind"), "source-");
+      new Compactor(
+              new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
+              dir.resolve("c"))
+          .maintain(table("behind"));
+
+      assertThatThrownBy(() -> drain(reader))
+          .isInstanceOf(PositionExpiredException.class)
+          .hasMessageContaining("cdc.behind");
+    }
+  }
+
+  @Test
+  void aPositionAheadOfTheTableIsReportedAsARecreatedTable() {
+    FileStoreTable table = create("recreated", 1, ChangelogProducer.INPUT);
+    commit("recreated", insert(1, "x", 1L));
+    assertThatThrownBy(
+            () ->
+                reader(
+                    table,
+                    new StartPosition.Latest(),
+                    Optional.of(new ReaderPosition(40, 0, false)),
+                    10))
+        .isInstanceOf(PositionExpiredException.class)
+        .hasMessageContaining("recreated");
+  }
+
+  @Test
+  void aReaderWhoseBucketsSeeNoChangesDoesNotHoldBackExpiry() {
+    FileStoreTable table = create("idle", 2, ChangelogProducer.INPUT);
+    commit("idle", insert(2, "x", 0L));
+    int busy =
+        ((DataSplit) table("idle").newReadBuilder().newScan().plan().splits().get(0)).bucket();
+    try (ChangelogReader reader =
+        new ChangelogReader(
+            table,
+            "src",
+            Set.of(1 - busy),
+            new StartPosition.FullThenChanges(),
+            Optional.empty(),
+            10)) {
+      for (int round = 1; round <= 3; round++) {
+        commit("idle", insert(2, "x", (long) round));
+      }
+      assertThat(drain(reader)).isEmpty();
+      assertThat(reader.position()).isEqualTo(new ReaderPosition(5, 0, false));
+
+      new Compactor(
+              new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
+              dir.resolve("c"))
+          .maintain(table("idle"));
+
+      assertThat(table("idle").snapshotManager().earliestSnapshotId()).isEqualTo(4L);
+    }
+  }
+}
