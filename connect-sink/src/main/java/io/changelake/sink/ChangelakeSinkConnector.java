@@ -63,11 +63,7 @@ public final class ChangelakeSinkConnector extends SinkConnector {
 
   /** The sink's keys and the schema evolution keys, for Connect and the generated docs. */
   public static ConfigDef configDef() {
-    ConfigDef def = ChangelakeSinkConfig.configDef();
-    for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
-      def.define(key);
-    }
-    return def;
+    return ChangelakeSinkConfig.configDef();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.changelake.sink.config;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.route.RegexRules;
 import io.changelake.sink.route.TableNameFormat;
 import java.nio.file.Path;
@@ -93,7 +94,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     }
   }
 
-  /** The definition of every key, for Connect's validation and the generated documentation. */
+  /**
+   * The definition of every key (with schema-evolution's {@code schema.evolution.*}), for Connect's
+   * validation and the generated documentation.
+   */
   public static ConfigDef configDef() {
     return new ConfigDef(CONFIG_DEF);
   }
@@ -355,6 +359,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Orphan file age");
+
+    for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
+      def.define(key);
+    }
     return def;
   }
 

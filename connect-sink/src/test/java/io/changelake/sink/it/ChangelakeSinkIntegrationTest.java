@@ -168,7 +168,7 @@ class ChangelakeSinkIntegrationTest {
     fixture.awaitRows(
         "evolving",
         List.of(values(1, "ann", "ann@example.com"), values(2, "bob", "bob@example.com")));
-    assertThat(fixture.columns("evolving")).startsWith("id", "name", "email");
+    assertThat(fixture.columns("evolving")).containsSubsequence("id", "name", "email");
     fixture.connect.deleteConnector("evolve");
   }
 
@@ -272,9 +272,7 @@ class ChangelakeSinkIntegrationTest {
               }
               assertThat(reasons).hasSize(2);
             });
-    assertThat(reasons.get(0))
-        .contains("server1.public.dlq-0@1")
-        .contains("not a Debezium change envelope");
+    assertThat(reasons.get(0)).contains("server1.public.dlq-0@1").contains("not a struct");
     assertThat(reasons.get(1))
         .contains("server1.public.dlq-0@2")
         .contains("lake.dlq_rows")
