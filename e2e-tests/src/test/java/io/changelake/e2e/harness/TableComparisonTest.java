@@ -216,9 +216,11 @@ class TableComparisonTest {
     return GenericRow.of(v);
   }
 
+  /** What Debezium sends for an interval (MicroDuration: double seconds, truncated). */
   private static long micros(PGInterval i) {
-    return ((i.getDays() * 24L + i.getHours()) * 60 + i.getMinutes()) * 60_000_000L
-        + Math.round(i.getSeconds() * 1_000_000);
+    double seconds =
+        ((i.getDays() * 24.0 + i.getHours()) * 60 + i.getMinutes()) * 60 + i.getSeconds();
+    return (long) (seconds * 1_000_000d);
   }
 
   private static BinaryString str(Object o) {

@@ -161,6 +161,16 @@ public final class PostgresServer implements AutoCloseable {
     }
   }
 
+  /** Runs one data-changing statement and returns how many rows it changed. */
+  public int update(String database, String sql) {
+    try (Connection c = connect(database);
+        Statement s = c.createStatement()) {
+      return s.executeUpdate(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException("SQL failed in " + database + ": " + sql, e);
+    }
+  }
+
   /**
    * Drops the replication slots of a database. A slot holds WAL forever, and a database with a slot
    * cannot be dropped; the active walsender (if a connector still runs) is terminated first.
