@@ -24,6 +24,11 @@ final class DebeziumTypes {
   static final String VARIABLE_SCALE_DECIMAL = "io.debezium.data.VariableScaleDecimal";
   static final String BITS = "io.debezium.data.Bits";
 
+  /** Source column type and length, present with {@code column.propagate.source.type}. */
+  static final String SOURCE_COLUMN_TYPE = "__debezium.source.column.type";
+
+  static final String SOURCE_COLUMN_LENGTH = "__debezium.source.column.length";
+
   /** Parameter Debezium (and Avro converters) put on {@code Decimal} schemas. */
   static final String DECIMAL_PRECISION = "connect.decimal.precision";
 

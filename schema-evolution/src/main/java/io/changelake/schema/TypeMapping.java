@@ -2,17 +2,21 @@ package io.changelake.schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
+import org.apache.paimon.types.CharType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.VarCharType;
 
 /**
  * The one place deciding which Paimon type holds a Kafka Connect schema: Connect primitives and
@@ -91,13 +95,45 @@ public final class TypeMapping {
       case FLOAT32 -> DataTypes.FLOAT();
       case FLOAT64 -> DataTypes.DOUBLE();
       case BOOLEAN -> DataTypes.BOOLEAN();
-      case STRING -> DataTypes.STRING();
+      case STRING -> sourceCharacterType(schema);
       case BYTES -> DataTypes.BYTES();
       case ARRAY -> DataTypes.ARRAY(toPaimon(schema.valueSchema()));
       // Paimon map keys cannot be null
       case MAP ->
           DataTypes.MAP(toPaimon(schema.keySchema()).notNull(), toPaimon(schema.valueSchema()));
       case STRUCT -> toRowType(schema);
+    };
+  }
+
+  /**
+   * STRING, or the source column's VARCHAR(n)/CHAR(n) when Debezium propagates it ({@code
+   * column.propagate.source.type} / {@code datatype.propagate.source.type}): then a source length
+   * change becomes a column widening.
+   */
+  private static DataType sourceCharacterType(Schema schema) {
+    Map<String, String> parameters = schema.parameters();
+    if (parameters == null) {
+      return DataTypes.STRING();
+    }
+    String sourceType = parameters.get(DebeziumTypes.SOURCE_COLUMN_TYPE);
+    String length = parameters.get(DebeziumTypes.SOURCE_COLUMN_LENGTH);
+    if (sourceType == null || length == null) {
+      return DataTypes.STRING();
+    }
+    long n;
+    try {
+      n = Long.parseLong(length.trim());
+    } catch (NumberFormatException e) {
+      return DataTypes.STRING();
+    }
+    if (n < 1 || n >= VarCharType.MAX_LENGTH) {
+      return DataTypes.STRING();
+    }
+    return switch (sourceType.trim().toUpperCase(Locale.ROOT)) {
+      case "VARCHAR", "CHARACTER VARYING", "NVARCHAR", "VARCHAR2" -> DataTypes.VARCHAR((int) n);
+      case "CHAR", "BPCHAR", "CHARACTER", "NCHAR" ->
+          n <= CharType.MAX_LENGTH ? DataTypes.CHAR((int) n) : DataTypes.STRING();
+      default -> DataTypes.STRING();
     };
   }
 

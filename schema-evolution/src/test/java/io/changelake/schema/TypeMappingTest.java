@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every Connect schema Debezium emits for PostgreSQL and MySQL/MariaDB, built with Debezium's own
  * schema builders, and its Paimon type.
  */
-class TypeMappingTest {
+public class TypeMappingTest {
 
   static Stream<Arguments> primitives() {
     return Stream.of(
@@ -65,6 +65,23 @@ class TypeMappingTest {
             Schema.BYTES_SCHEMA,
             DataTypes.BYTES()),
         row("optional INT32", Schema.OPTIONAL_INT32_SCHEMA, DataTypes.INT()),
+        row(
+            "VARCHAR(20) with column.propagate.source.type",
+            sourceString("VARCHAR", "20"),
+            DataTypes.VARCHAR(20)),
+        row(
+            "PG varchar(20) with column.propagate.source.type",
+            sourceString("varchar", "20"),
+            DataTypes.VARCHAR(20)),
+        row(
+            "PG char(3) (bpchar) with column.propagate.source.type",
+            sourceString("BPCHAR", "3"),
+            DataTypes.CHAR(3)),
+        row("PG varchar without length", sourceString("VARCHAR", "2147483647"), DataTypes.STRING()),
+        row(
+            "TEXT with column.propagate.source.type",
+            sourceString("TEXT", "2147483647"),
+            DataTypes.STRING()),
         row("optional STRING", Schema.OPTIONAL_STRING_SCHEMA, DataTypes.STRING()));
   }
 
@@ -285,6 +302,13 @@ class TypeMappingTest {
       case ISOSTRING, MICROSECONDS -> DataTypes.TIMESTAMP(6);
       case NANOSECONDS -> DataTypes.TIMESTAMP(9);
     };
+  }
+
+  public static Schema sourceString(String type, String length) {
+    return SchemaBuilder.string()
+        .parameter("__debezium.source.column.type", type)
+        .parameter("__debezium.source.column.length", length)
+        .build();
   }
 
   static Schema decimal(int scale, String precision) {

@@ -3,6 +3,7 @@ package io.changelake.schema.evolution;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changelake.schema.TypeMappingTest;
 import io.debezium.time.MicroTime;
 import io.debezium.time.MicroTimestamp;
 import io.debezium.time.Time;
@@ -92,6 +93,16 @@ class EvolutionPlannerTest {
             DataTypes.TIME(0),
             Time.builder().optional().build(),
             DataTypes.TIME(3)),
+        widen(
+            "VARCHAR(10) <- VARCHAR(20) (column.propagate.source.type)",
+            DataTypes.VARCHAR(10),
+            TypeMappingTest.sourceString("VARCHAR", "20"),
+            DataTypes.VARCHAR(20)),
+        widen(
+            "CHAR(3) <- VARCHAR(5)",
+            DataTypes.CHAR(3),
+            TypeMappingTest.sourceString("VARCHAR", "5"),
+            DataTypes.VARCHAR(5)),
         widen(
             "ARRAY<INT> <- array<INT64>",
             DataTypes.ARRAY(DataTypes.INT()),
