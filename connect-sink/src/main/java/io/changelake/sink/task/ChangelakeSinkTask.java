@@ -228,7 +228,12 @@ public final class ChangelakeSinkTask extends SinkTask {
       }
     }
     GenericRow row =
-        RowBuilder.build(change, table, position, schema -> converter(table, schema, change.key()));
+        RowBuilder.build(
+            change,
+            table.mergeEngine,
+            table.settings.name(),
+            position,
+            schema -> converter(table, schema, change.key()));
     table.writer().write(row);
     table.dirty = true;
     table.metrics.rowWritten();

@@ -28,7 +28,8 @@ final class RowBuilder {
    */
   static GenericRow build(
       RowChange event,
-      TableState table,
+      MergeEngine engine,
+      String tableName,
       SourcePosition position,
       Function<Schema, RowConverter> converterFor) {
     RowKind kind = kindOf(event.op());
@@ -41,7 +42,7 @@ final class RowBuilder {
     ConvertedRow converted = converter.convert(source, kind);
     GenericRow row = converted.row();
     if (!event.isDelete() && !converted.unavailable().isEmpty()) {
-      keepStoredValues(event, table, converter, converted);
+      keepStoredValues(event, engine, tableName, converter, converted);
     }
     RowType rowType = converter.target();
     int[] sequence = SequenceColumns.indexesIn(rowType);
@@ -66,8 +67,12 @@ final class RowBuilder {
    * before image when the source sent one (REPLICA IDENTITY FULL), else refuse the record.
    */
   private static void keepStoredValues(
-      RowChange event, TableState table, RowConverter converter, ConvertedRow converted) {
-    if (table.mergeEngine == MergeEngine.PARTIAL_UPDATE) {
+      RowChange event,
+      MergeEngine engine,
+      String tableName,
+      RowConverter converter,
+      ConvertedRow converted) {
+    if (engine == MergeEngine.PARTIAL_UPDATE) {
       return;
     }
     BitSet missing = (BitSet) converted.unavailable().clone();
@@ -87,10 +92,10 @@ final class RowBuilder {
               + column
               + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column) and"
               + " a "
-              + table.mergeEngine.paimonName()
+              + engine.paimonName()
               + " table would overwrite the stored value with it. Set REPLICA IDENTITY FULL on"
               + " the source table (the before image then carries the value), or set table."
-              + table.settings.name()
+              + tableName
               + ".merge-engine=partial-update (it keeps stored values)",
           column,
           null);

@@ -173,6 +173,42 @@ class ChangelakeSinkIntegrationTest {
   }
 
   @Test
+  void theOwningTaskCompactsTheTable() throws Exception {
+    DebeziumEvents events = customers("server1.public.compacted", "compacted");
+    fixture.startConnector(
+        "compact",
+        fixture.sinkConfig(
+            events.topic,
+            "route.table.format",
+            "${source.table}",
+            "compaction.interval.ms",
+            "1000"));
+
+    for (int i = 1; i <= 3; i++) {
+      Struct row = events.row(i, "v" + i);
+      fixture.produce(events, events.keyOf(row), events.create(row));
+      fixture.awaitRows("compacted", rowsUpTo(i));
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(250))
+        .until(
+            () -> fixture.commitUsers("compacted").contains("changelake-sink-compact-compactor"));
+    assertThat(fixture.commitUsers("compacted")).contains("changelake-sink-compact-task-0");
+    fixture.awaitRows("compacted", rowsUpTo(3));
+    fixture.connect.deleteConnector("compact");
+  }
+
+  private static List<List<Object>> rowsUpTo(int n) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      rows.add(values(i, "v" + i));
+    }
+    return rows;
+  }
+
+  @Test
   void truncateIsIgnoredWhenConfigured() {
     DebeziumEvents events = customers("server1.public.truncated", "truncated");
     fixture.startConnector(

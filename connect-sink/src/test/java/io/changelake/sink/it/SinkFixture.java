@@ -117,6 +117,23 @@ final class SinkFixture implements AutoCloseable {
     }
   }
 
+  /** The commit users of every snapshot of a table still retained. */
+  java.util.Set<String> commitUsers(String table) {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      org.apache.paimon.table.FileStoreTable t =
+          (org.apache.paimon.table.FileStoreTable)
+              catalog.getTable(Identifier.create(DATABASE, table));
+      java.util.Set<String> users = new java.util.TreeSet<>();
+      java.util.Iterator<org.apache.paimon.Snapshot> snapshots = t.snapshotManager().snapshots();
+      snapshots.forEachRemaining(s -> users.add(s.commitUser()));
+      return users;
+    } catch (Catalog.TableNotExistException e) {
+      return java.util.Set.of();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Waits until the table holds exactly {@code expected} (sorted as {@link #rows} sorts). */
   void awaitRows(String table, List<List<Object>> expected) {
     List<List<Object>> sorted = new ArrayList<>(expected);

@@ -1,0 +1,110 @@
+package io.changelake.sink.task;
+
+import static io.changelake.sink.task.ChangeEvents.UNAVAILABLE;
+import static io.changelake.sink.task.ChangeEvents.change;
+import static io.changelake.sink.task.ChangeEvents.key;
+import static io.changelake.sink.task.ChangeEvents.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.schema.RowConverter;
+import io.changelake.sink.decode.ChangeEvent.RowChange;
+import io.changelake.sink.decode.Op;
+import java.util.stream.Stream;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RowBuilderTest {
+  static final RowType TABLE =
+      TableProvisioner.spec(
+              TableProvisionerTest.ID,
+              TableProvisionerTest.settings(),
+              change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0))
+          .rowType();
+
+  static GenericRow build(RowChange event, MergeEngine engine) {
+    return RowBuilder.build(
+        event,
+        engine,
+        "customers",
+        event.source().position(),
+        schema -> RowConverter.compile(schema, TABLE));
+  }
+
+  static Stream<Arguments> events() {
+    Struct before = row(1, "a", "old");
+    Struct after = row(1, "b", "new");
+    Struct keyOnly = new Struct(ChangeEvents.ROW).put("id", 1).put("name", "");
+    return Stream.of(
+        // event, kind, id, name, bio
+        Arguments.of(change(Op.READ, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
+        Arguments.of(change(Op.CREATE, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
+        Arguments.of(
+            change(Op.UPDATE, key(1), before, after, 100, 7), RowKind.UPDATE_AFTER, "b", "new"),
+        Arguments.of(
+            change(Op.UPDATE, key(1), null, after, 100, 7), RowKind.UPDATE_AFTER, "b", "new"),
+        Arguments.of(change(Op.DELETE, key(1), before, null, 100, 7), RowKind.DELETE, "a", "old"),
+        Arguments.of(change(Op.DELETE, key(1), keyOnly, null, 100, 7), RowKind.DELETE, "", null),
+        // no before image at all: the key identifies the row
+        Arguments.of(change(Op.DELETE, key(1), null, null, 100, 7), RowKind.DELETE, null, null));
+  }
+
+  @ParameterizedTest
+  @MethodSource("events")
+  void buildsTheRowOfEachOperationWithItsSequence(
+      RowChange event, RowKind kind, String name, String bio) {
+    GenericRow row = build(event, MergeEngine.DEDUPLICATE);
+
+    assertThat(row.getRowKind()).isEqualTo(kind);
+    assertThat(row.getField(0)).isEqualTo(1);
+    assertThat(row.getField(1)).isEqualTo(name == null ? null : BinaryString.fromString(name));
+    assertThat(row.getField(2)).isEqualTo(bio == null ? null : BinaryString.fromString(bio));
+    assertThat(row.getField(3)).isEqualTo(100L);
+    assertThat(row.getField(4)).isEqualTo(7L);
+  }
+
+  @Test
+  void partialUpdateLeavesUnavailableValuesNullSoTheStoredValueStays() {
+    GenericRow row =
+        build(
+            change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+            MergeEngine.PARTIAL_UPDATE);
+
+    assertThat(row.getField(1)).isEqualTo(BinaryString.fromString("b"));
+    assertThat(row.getField(2)).isNull();
+  }
+
+  @Test
+  void deduplicateTakesUnavailableValuesFromTheBeforeImage() {
+    GenericRow row =
+        build(
+            change(Op.UPDATE, key(1), row(1, "a", "long"), row(1, "b", UNAVAILABLE), 100, 7),
+            MergeEngine.DEDUPLICATE);
+
+    assertThat(row.getField(1)).isEqualTo(BinaryString.fromString("b"));
+    assertThat(row.getField(2)).isEqualTo(BinaryString.fromString("long"));
+  }
+
+  @Test
+  void deduplicateRefusesUnavailableValuesItCannotFill() {
+    assertThatThrownBy(
+            () ->
+                build(
+                    change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+                    MergeEngine.DEDUPLICATE))
+        .isInstanceOf(RecordException.class)
+        .hasMessageContaining("column 'bio'")
+        .hasMessageContaining("REPLICA IDENTITY FULL")
+        .hasMessageContaining("table.customers.merge-engine=partial-update")
+        .extracting(e -> ((RecordException) e).field())
+        .isEqualTo("bio");
+  }
+}
