@@ -357,12 +357,17 @@ class SchemaEvolverTest {
 
   @Test
   void racingEvolversAllSucceedWithOneResultingSchema() throws Exception {
-    create(TestTables.ID_NAME_AMOUNT);
+    create(
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("name", DataTypes.STRING().notNull())
+            .field("qty", DataTypes.INT())
+            .build());
     Schema v2 =
         struct(
             "id", Schema.INT32_SCHEMA,
             "name", Schema.OPTIONAL_STRING_SCHEMA,
-            "amount", Schema.OPTIONAL_INT64_SCHEMA,
+            "qty", Schema.OPTIONAL_INT64_SCHEMA,
             "a", Schema.OPTIONAL_STRING_SCHEMA,
             "b", decimal(3, 20),
             "c", io.debezium.time.MicroTimestamp.builder().optional().build());
@@ -390,7 +395,9 @@ class SchemaEvolverTest {
       }
 
       RowType expected = table().rowType();
-      assertThat(expected.getFieldNames()).containsExactly("id", "name", "amount", "a", "b", "c");
+      assertThat(expected.getFieldNames()).containsExactly("id", "name", "qty", "a", "b", "c");
+      assertThat(expected.getTypeAt(1)).isEqualTo(DataTypes.STRING());
+      assertThat(expected.getTypeAt(2)).isEqualTo(DataTypes.BIGINT());
       assertThat(results).allSatisfy(r -> assertThat(r.rowType()).isEqualTo(expected));
       // every column was added exactly once, by whichever task won
       assertThat(results.stream().flatMap(r -> r.applied().stream()).toList())
@@ -447,7 +454,63 @@ class SchemaEvolverTest {
         .hasSize(3);
   }
 
+  @Test
+  void partialUpdateTableKeepsStoredValuesOfAbsentAndUnavailableColumns() throws Exception {
+    create(TestTables.ID_NAME_AMOUNT, MergeEngine.PARTIAL_UPDATE);
+    Schema full =
+        struct(
+            "id", Schema.INT32_SCHEMA,
+            "name", Schema.OPTIONAL_STRING_SCHEMA,
+            "amount", Schema.OPTIONAL_INT64_SCHEMA);
+    write(full, new Struct(full).put("id", 1).put("name", "kept").put("amount", 10L));
+    // the source dropped "amount"; "name" is an unchanged TOASTed value Debezium did not send
+    Schema narrower = struct("id", Schema.INT32_SCHEMA, "name", Schema.OPTIONAL_STRING_SCHEMA);
+    EvolutionResult result = evolver.evolve(catalog, TABLE, narrower, EvolutionPolicy.defaults());
+    assertThat(result.changed()).isFalse();
+
+    RowConverter converter =
+        RowConverter.compile(
+            narrower, result.rowType(), result.fieldMapping(), ConversionOptions.defaults());
+    var converted =
+        converter.convert(
+            new Struct(narrower)
+                .put("id", 1)
+                .put("name", ConversionOptions.DEBEZIUM_UNAVAILABLE_VALUE),
+            RowKind.UPDATE_AFTER);
+    assertThat(converted.keepStored().stream().boxed().toList()).containsExactly(1, 2);
+    pool.writer(TABLE).write(converted.row());
+    pool.writer(TABLE).commit(Map.of(PARTITION, ++offset));
+
+    assertThat(LakeRows.read(table())).containsExactly(values(1, "kept", 10L));
+  }
+
+  @Test
+  void deduplicateTableWritesNullForColumnsTheRecordLacks() throws Exception {
+    create(TestTables.ID_NAME_AMOUNT);
+    Schema full =
+        struct(
+            "id", Schema.INT32_SCHEMA,
+            "name", Schema.OPTIONAL_STRING_SCHEMA,
+            "amount", Schema.OPTIONAL_INT64_SCHEMA);
+    write(full, new Struct(full).put("id", 1).put("name", "old").put("amount", 10L));
+    Schema narrower = struct("id", Schema.INT32_SCHEMA, "name", Schema.OPTIONAL_STRING_SCHEMA);
+
+    write(narrower, new Struct(narrower).put("id", 1).put("name", "new"));
+
+    assertThat(LakeRows.read(table())).containsExactly(values(1, "new", null));
+  }
+
+  @Test
+  void internalColumnPrefixIsLsmWritersOne() {
+    assertThat(EvolutionPlanner.INTERNAL_PREFIX)
+        .isEqualTo(io.changelake.lsm.table.InternalColumns.PREFIX);
+  }
+
   private void create(RowType rowType) {
+    create(rowType, MergeEngine.DEDUPLICATE);
+  }
+
+  private void create(RowType rowType, MergeEngine mergeEngine) {
     LakeTables.createOrOpen(
         catalog,
         new TableSpec(
@@ -456,7 +519,7 @@ class SchemaEvolverTest {
             List.of("id"),
             List.of(),
             1,
-            MergeEngine.DEDUPLICATE,
+            mergeEngine,
             ChangelogProducer.NONE,
             List.of(),
             Map.of()));
