@@ -1,6 +1,7 @@
 package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.assign.TableDiscovery;
 import io.changelake.source.assign.TaskAssigner;
@@ -21,6 +22,7 @@ import org.apache.kafka.connect.source.ExactlyOnceSupport;
 import org.apache.kafka.connect.source.SourceConnector;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,12 +163,40 @@ public final class ChangelakeSourceConnector extends SourceConnector {
     return ConnectorTransactionBoundaries.SUPPORTED;
   }
 
+  /**
+   * Validates offsets given to Connect's offsets API. A table moved to an explicit position also
+   * loses its Paimon consumer: the reader resumes from the later of offset and consumer, so a
+   * consumer left in place would override a move backwards. The next task registers it again.
+   */
   @Override
   public boolean alterOffsets(
       Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
+    List<TableAssignment> moved = new ArrayList<>();
     for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
-      SourceOffsets.parsePartition(entry.getKey());
-      SourceOffsets.parseOffset(entry.getKey(), entry.getValue());
+      TableAssignment assignment = SourceOffsets.parsePartition(entry.getKey());
+      if (SourceOffsets.parseOffset(entry.getKey(), entry.getValue()).isPresent()) {
+        moved.add(assignment);
+      }
+    }
+    if (moved.isEmpty()) {
+      return true;
+    }
+    ChangelakeSourceConfig config = new ChangelakeSourceConfig(connectorConfig);
+    String consumerPrefix =
+        config.consumerIdPrefix(connectorConfig.getOrDefault("name", "changelake-source"));
+    try (Catalog offsetsCatalog = LakeCatalogs.open(connectorConfig)) {
+      for (TableAssignment assignment : moved) {
+        try {
+          FileStoreTable table = (FileStoreTable) offsetsCatalog.getTable(assignment.table());
+          ChangelogReader.dropConsumers(
+              table, ChangelogReader.consumerIdFor(consumerPrefix, assignment.buckets().buckets()));
+        } catch (Catalog.TableNotExistException e) {
+          // nothing to release; the offset applies if the table is created again
+        }
+      }
+    } catch (Exception e) {
+      throw new ConnectException(
+          "Offsets are valid, but releasing the Paimon consumers of " + moved + " failed", e);
     }
     return true;
   }

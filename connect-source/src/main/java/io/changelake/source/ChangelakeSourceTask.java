@@ -2,9 +2,6 @@ package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.ChangeBatch;
-import io.changelake.lsm.changelog.ChangeRow;
-import io.changelake.lsm.changelog.ChangelogReader;
-import io.changelake.lsm.changelog.PositionExpiredException;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.offset.SourceOffsets;
@@ -42,12 +39,12 @@ public final class ChangelakeSourceTask extends SourceTask {
   private String connectorName;
   private Catalog catalog;
   private TransactionContext transactions;
-  private final List<TableReader> readers = new ArrayList<>();
-  private final Map<Map<String, Object>, TableReader> readersByPartition = new HashMap<>();
-  private int nextReader;
+  private final List<TablePublisher> publishers = new ArrayList<>();
+  private final Map<Map<String, Object>, TablePublisher> publishersByPartition = new HashMap<>();
+  private int nextPublisher;
 
-  /** The reader in the middle of a snapshot: polled again until the snapshot ends. */
-  private TableReader unfinished;
+  /** The publisher in the middle of a snapshot: polled again until the snapshot ends. */
+  private TablePublisher unfinished;
 
   @Override
   public String version() {
@@ -79,32 +76,19 @@ public final class ChangelakeSourceTask extends SourceTask {
       Map<String, Object> partition = SourceOffsets.partition(assignment);
       Optional<ReaderPosition> restored =
           SourceOffsets.parseOffset(partition, context.offsetStorageReader().offset(partition));
-      String consumerId =
-          assignment.buckets().isAll()
-              ? consumerPrefix
-              : consumerPrefix + "-b" + assignment.buckets().encode().replace(',', '_');
       String topic = topicFor(assignment);
-      ChangelogReader reader;
-      try {
-        reader =
-            new ChangelogReader(
-                table,
-                consumerId,
-                assignment.buckets().buckets(),
-                config.startPosition(),
-                restored,
-                config.batchSize());
-      } catch (PositionExpiredException e) {
-        throw new ConnectException(expiredMessage(assignment, topic, e), e);
-      }
-      TableReader tableReader =
-          new TableReader(
+      TablePublisher publisher =
+          new TablePublisher(
               assignment,
-              partition,
-              reader,
-              new ChangeRecords(assignment.table(), topic, table.primaryKeys(), settings));
-      readers.add(tableReader);
-      readersByPartition.put(partition, tableReader);
+              table,
+              new ChangeRecords(assignment.table(), topic, table.primaryKeys(), settings),
+              connectorName,
+              consumerPrefix,
+              config.startPosition(),
+              restored,
+              config.batchSize());
+      publishers.add(publisher);
+      publishersByPartition.put(partition, publisher);
       LOG.info(
           "Publishing {} (buckets {}) to topic {} from {}",
           assignment.table(),
@@ -127,24 +111,26 @@ public final class ChangelakeSourceTask extends SourceTask {
       if (stopping) {
         return null;
       }
-      for (TableReader reader : readers) {
-        reader.applyCheckpoint();
+      for (TablePublisher publisher : publishers) {
+        publisher.applyCheckpoint();
       }
-      for (int tried = 0; tried < readers.size(); tried++) {
-        TableReader reader =
-            unfinished != null ? unfinished : readers.get(nextReader++ % readers.size());
-        Optional<ChangeBatch> batch = reader.poll();
+      for (int tried = 0; tried < publishers.size(); tried++) {
+        TablePublisher publisher =
+            unfinished != null ? unfinished : publishers.get(nextPublisher++ % publishers.size());
+        Optional<ChangeBatch> batch = publisher.poll();
         if (batch.isEmpty()) {
           unfinished = null;
+          publisher.followSchemaChanges();
           continue;
         }
-        List<SourceRecord> records = reader.toRecords(batch.get());
+        List<SourceRecord> records = publisher.toRecords(batch.get());
         if (batch.get().endOfSnapshot()) {
           unfinished = null;
-          endTransaction(reader, records);
+          endTransaction(publisher, records);
+          publisher.followSchemaChanges();
         } else {
-          unfinished = reader;
-          reader.snapshotHasRecords |= !records.isEmpty();
+          unfinished = publisher;
+          publisher.snapshotHasRecords |= !records.isEmpty();
         }
         if (!records.isEmpty()) {
           return records;
@@ -163,9 +149,9 @@ public final class ChangelakeSourceTask extends SourceTask {
   }
 
   /** Commits the Kafka transaction at the end of a snapshot (transaction.boundary=connector). */
-  private void endTransaction(TableReader reader, List<SourceRecord> records) {
-    boolean earlierRecords = reader.snapshotHasRecords;
-    reader.snapshotHasRecords = false;
+  private void endTransaction(TablePublisher publisher, List<SourceRecord> records) {
+    boolean earlierRecords = publisher.snapshotHasRecords;
+    publisher.snapshotHasRecords = false;
     if (transactions == null) {
       return;
     }
@@ -179,16 +165,16 @@ public final class ChangelakeSourceTask extends SourceTask {
 
   @Override
   public void commitRecord(SourceRecord record, RecordMetadata metadata) {
-    TableReader reader = readersByPartition.get(record.sourcePartition());
-    if (reader != null && metadata != null) {
-      reader.acknowledged(record.sourceOffset());
+    TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
+    if (publisher != null && metadata != null) {
+      publisher.acknowledged(record.sourceOffset());
     }
   }
 
   @Override
   public void commit() {
-    for (TableReader reader : readers) {
-      reader.offsetsFlushed();
+    for (TablePublisher publisher : publishers) {
+      publisher.offsetsFlushed();
     }
   }
 
@@ -200,14 +186,14 @@ public final class ChangelakeSourceTask extends SourceTask {
     }
     synchronized (this) {
       RuntimeException failure = null;
-      for (TableReader reader : readers) {
+      for (TablePublisher publisher : publishers) {
         try {
-          reader.close();
+          publisher.close();
         } catch (RuntimeException e) {
           failure = e;
         }
       }
-      readers.clear();
+      publishers.clear();
       try {
         if (catalog != null) {
           catalog.close();
@@ -219,122 +205,5 @@ public final class ChangelakeSourceTask extends SourceTask {
         throw failure;
       }
     }
-  }
-
-  /** One table (or bucket set) of this task: its reader, record factory and checkpoints. */
-  private final class TableReader {
-    private final TableAssignment assignment;
-    private final Map<String, Object> partition;
-    private final ChangelogReader reader;
-    private final ChangeRecords records;
-    private boolean snapshotHasRecords;
-
-    /** Newest position Kafka acknowledged (producer callback thread). */
-    private volatile ReaderPosition acknowledged;
-
-    /** Position to hand to the Paimon consumer on the task thread, once offsets are flushed. */
-    private volatile ReaderPosition flushed;
-
-    TableReader(
-        TableAssignment assignment,
-        Map<String, Object> partition,
-        ChangelogReader reader,
-        ChangeRecords records) {
-      this.assignment = assignment;
-      this.partition = partition;
-      this.reader = reader;
-      this.records = records;
-    }
-
-    Optional<ChangeBatch> poll() {
-      try {
-        return reader.poll();
-      } catch (PositionExpiredException e) {
-        throw new ConnectException(expiredMessage(assignment, records.topic(), e), e);
-      }
-    }
-
-    List<SourceRecord> toRecords(ChangeBatch batch) {
-      List<SourceRecord> out = new ArrayList<>(batch.changes().size() + 1);
-      List<ChangeRow> changes = batch.changes();
-      for (int i = 0; i < changes.size(); i++) {
-        ChangeRow change = changes.get(i);
-        String snapshotFlag = "false";
-        if (change.position().fullState()) {
-          snapshotFlag = batch.endOfSnapshot() && i == changes.size() - 1 ? "last" : "true";
-        }
-        records.append(
-            batch, change, snapshotFlag, partition, SourceOffsets.offset(change.position()), out);
-      }
-      return out;
-    }
-
-    void acknowledged(Map<String, ?> offset) {
-      SourceOffsets.parseOffset(partition, offset)
-          .filter(position -> acknowledged == null || isAfter(position, acknowledged))
-          .ifPresent(position -> acknowledged = position);
-    }
-
-    void offsetsFlushed() {
-      flushed = acknowledged;
-    }
-
-    void applyCheckpoint() {
-      ReaderPosition position = flushed;
-      if (position != null) {
-        flushed = null;
-        reader.checkpoint(position);
-      }
-    }
-
-    void close() {
-      reader.close();
-    }
-  }
-
-  private String expiredMessage(
-      TableAssignment assignment, String topic, PositionExpiredException e) {
-    String partitionJson =
-        "{\"database\": \""
-            + assignment.table().getDatabaseName()
-            + "\", \"table\": \""
-            + assignment.table().getObjectName()
-            + "\", \"buckets\": \""
-            + assignment.buckets().encode()
-            + "\"}";
-    return "Table "
-        + assignment.table().getFullName()
-        + " (buckets "
-        + assignment.buckets().encode()
-        + ", topic "
-        + topic
-        + "): the stored position can no longer be read because Paimon expired its snapshot ("
-        + e.getMessage()
-        + "). Changes between that position and the oldest snapshot are gone from the table."
-        + " To go on, stop the connector (PUT /connectors/"
-        + connectorName
-        + "/stop) and either delete its offsets (DELETE /connectors/"
-        + connectorName
-        + "/offsets: every table starts again from start.position) or move this table to a"
-        + " snapshot that still exists (PATCH /connectors/"
-        + connectorName
-        + "/offsets with {\"offsets\": [{\"partition\": "
-        + partitionJson
-        + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}}]},"
-        + " or \"offset\": null to reset only this table), then resume it (PUT /connectors/"
-        + connectorName
-        + "/resume). Keep the connector's Paimon consumer ('consumer.id') or retain snapshots"
-        + " longer to avoid this.";
-  }
-
-  /** Positions grow by snapshot; a snapshot's full-state read comes before its changes. */
-  private static boolean isAfter(ReaderPosition a, ReaderPosition b) {
-    if (a.snapshotId() != b.snapshotId()) {
-      return a.snapshotId() > b.snapshotId();
-    }
-    if (a.fullState() != b.fullState()) {
-      return !a.fullState();
-    }
-    return a.rowOffset() > b.rowOffset();
   }
 }

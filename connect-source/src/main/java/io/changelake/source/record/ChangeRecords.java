@@ -57,6 +57,7 @@ public final class ChangeRecords {
    *
    * @param batch the batch holding the change (its snapshot and row type)
    * @param change the change
+   * @param fullState whether the change is a row of the full-state read (op {@code r})
    * @param snapshotFlag {@code source.snapshot}: true, last or false
    * @param sourcePartition the Connect source partition of the reader
    * @param sourceOffset the Connect offset just after this change
@@ -64,12 +65,13 @@ public final class ChangeRecords {
   public void append(
       ChangeBatch batch,
       ChangeRow change,
+      boolean fullState,
       String snapshotFlag,
       Map<String, ?> sourcePartition,
       Map<String, ?> sourceOffset,
       List<SourceRecord> out) {
     useRowType(batch.rowType());
-    Op op = Op.of(change, change.position().fullState());
+    Op op = Op.of(change, fullState);
     InternalRow before = change.before();
     InternalRow after = change.after();
     if (op == Op.DELETE && before == null) {

@@ -53,7 +53,8 @@ class ChangeRecordsTest {
       ChangeRecords records, RowType type, ChangeRow change, boolean fullState) {
     List<SourceRecord> out = new ArrayList<>();
     ChangeBatch batch = new ChangeBatch(5, "APPEND", type, List.of(change), true);
-    records.append(batch, change, fullState ? "last" : "false", PARTITION, Map.of("o", 1), out);
+    records.append(
+        batch, change, fullState, fullState ? "last" : "false", PARTITION, Map.of("o", 1), out);
     return out;
   }
 
