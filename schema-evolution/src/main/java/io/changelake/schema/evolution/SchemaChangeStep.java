@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 
 /** One change to a table's schema, as planned and as applied. */
@@ -50,8 +52,9 @@ public sealed interface SchemaChangeStep {
    */
   record WidenType(String column, DataType from, DataType to) implements SchemaChangeStep {
     /**
-     * A nested row gains fields through nested column additions (Paimon refuses to change a ROW
-     * type as a whole); everything else is one type update keeping the column's nullability.
+     * Paimon refuses to change an ARRAY, MAP or ROW type as a whole, so nested changes become
+     * nested column changes (paths through {@code element} of arrays and {@code value} of maps);
+     * everything else is one type update keeping the column's nullability.
      */
     @Override
     public List<SchemaChange> toSchemaChanges() {
@@ -64,21 +67,32 @@ public sealed interface SchemaChangeStep {
         String[] path, DataType from, DataType to, List<SchemaChange> changes) {
       if (from instanceof RowType before && to instanceof RowType after) {
         for (DataField field : after.getFields()) {
-          String[] nested = Arrays.copyOf(path, path.length + 1);
-          nested[path.length] = field.name();
           int index = before.getFieldIndex(field.name());
           if (index < 0) {
-            changes.add(SchemaChange.addColumn(nested, field.type(), null, null));
+            changes.add(
+                SchemaChange.addColumn(append(path, field.name()), field.type(), null, null));
           } else {
-            collect(nested, before.getTypeAt(index), field.type(), changes);
+            collect(append(path, field.name()), before.getTypeAt(index), field.type(), changes);
           }
         }
+      } else if (from instanceof ArrayType before && to instanceof ArrayType after) {
+        collect(append(path, "element"), before.getElementType(), after.getElementType(), changes);
+      } else if (from instanceof MapType before
+          && to instanceof MapType after
+          && TypeRules.sameType(before.getKeyType(), after.getKeyType())) {
+        collect(append(path, "value"), before.getValueType(), after.getValueType(), changes);
       } else if (!TypeRules.sameType(from, to)) {
         changes.add(SchemaChange.updateColumnType(path, to, true));
       }
       if (path.length > 1 && !from.isNullable() && to.isNullable()) {
         changes.add(SchemaChange.updateColumnNullability(path, true));
       }
+    }
+
+    private static String[] append(String[] path, String name) {
+      String[] longer = Arrays.copyOf(path, path.length + 1);
+      longer[path.length] = name;
+      return longer;
     }
 
     @Override

@@ -404,8 +404,10 @@ class SchemaEvolverTest {
           .filteredOn(SchemaChangeStep.AddColumn.class::isInstance)
           .extracting(step -> ((SchemaChangeStep.AddColumn) step).column())
           .containsExactlyInAnyOrder("a", "b", "c");
+      // one new schema version: nobody applied the change twice
       assertThat(SchemaHistory.list(table()))
           .extracting(SchemaVersion::rowType)
+          .hasSize(2)
           .last()
           .isEqualTo(expected);
     } finally {
@@ -498,6 +500,68 @@ class SchemaEvolverTest {
     write(narrower, new Struct(narrower).put("id", 1).put("name", "new"));
 
     assertThat(LakeRows.read(table())).containsExactly(values(1, "new", null));
+  }
+
+  @Test
+  void arraysAndMapsWidenInsideAndRowsInArraysGainFields() throws Exception {
+    create(
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("tags", DataTypes.ARRAY(DataTypes.INT()))
+            .field("counts", DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.INT()))
+            .field(
+                "items",
+                DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(3, "sku", DataTypes.STRING()))))
+            .build());
+    Schema item =
+        SchemaBuilder.struct()
+            .optional()
+            .field("sku", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("qty", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    Schema v2 =
+        struct(
+            "id", Schema.INT32_SCHEMA,
+            "tags", SchemaBuilder.array(Schema.OPTIONAL_INT64_SCHEMA).optional().build(),
+            "counts",
+                SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA)
+                    .optional()
+                    .build(),
+            "items", SchemaBuilder.array(item).optional().build());
+
+    EvolutionResult result = evolver.evolve(catalog, TABLE, v2, EvolutionPolicy.defaults());
+
+    assertThat(result.applied()).hasSize(3);
+    FileStoreTable table = table();
+    assertThat(table.rowType().getTypeAt(1).asSQLString()).isEqualTo("ARRAY<BIGINT>");
+    assertThat(table.rowType().getTypeAt(2).asSQLString())
+        .isEqualTo("MAP<STRING NOT NULL, BIGINT>");
+    assertThat(table.rowType().getTypeAt(3).asSQLString())
+        .isEqualTo("ARRAY<ROW<`sku` STRING, `qty` BIGINT>>");
+    reopen();
+    write(
+        v2,
+        new Struct(v2)
+            .put("id", 1)
+            .put("tags", List.of(5_000_000_000L))
+            .put("counts", Map.of("a", 6_000_000_000L))
+            .put("items", List.of(new Struct(item).put("sku", "x").put("qty", 7_000_000_000L))));
+    List<String> values = new ArrayList<>();
+    ReadBuilder read = table().newReadBuilder();
+    try (RecordReader<InternalRow> reader =
+        read.newRead().createReader(read.newScan().plan().splits())) {
+      reader.forEachRemaining(
+          row ->
+              values.add(
+                  row.getArray(1).getLong(0)
+                      + " "
+                      + row.getMap(2).valueArray().getLong(0)
+                      + " "
+                      + row.getArray(3).getRow(0, 2).getString(0)
+                      + " "
+                      + row.getArray(3).getRow(0, 2).getLong(1)));
+    }
+    assertThat(values).containsExactly("5000000000 6000000000 x 7000000000");
   }
 
   @Test
