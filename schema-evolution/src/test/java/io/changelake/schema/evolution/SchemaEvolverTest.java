@@ -565,6 +565,34 @@ class SchemaEvolverTest {
   }
 
   @Test
+  void aChangePaimonRefusesIsReportedAtOnceWithPaimonsReason() throws Exception {
+    create(
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("byCode", DataTypes.MAP(DataTypes.INT().notNull(), DataTypes.STRING()))
+            .build());
+    long before = table().schema().id();
+    // map keys cannot be changed in place in Paimon 1.3
+    Schema v2 =
+        struct(
+            "id",
+            Schema.INT32_SCHEMA,
+            "byCode",
+            SchemaBuilder.map(Schema.INT64_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA)
+                .optional()
+                .build());
+
+    assertThatThrownBy(() -> evolver.evolve(catalog, TABLE, v2, EvolutionPolicy.defaults()))
+        .isInstanceOf(SchemaEvolutionException.class)
+        .hasMessageContaining("db.items")
+        .hasMessageContaining("'byCode'")
+        .hasMessageContaining("MAP<INT NOT NULL, STRING> -> MAP<BIGINT NOT NULL, STRING>")
+        .hasMessageContaining("Paimon refused")
+        .hasMessageNotContaining("attempts");
+    assertThat(table().schema().id()).isEqualTo(before);
+  }
+
+  @Test
   void internalColumnPrefixIsLsmWritersOne() {
     assertThat(EvolutionPlanner.INTERNAL_PREFIX)
         .isEqualTo(io.changelake.lsm.table.InternalColumns.PREFIX);
