@@ -12,9 +12,11 @@ import org.apache.paimon.types.RowType;
  * @param rowType columns in order, with their nullability
  * @param primaryKeys primary key columns (must include the partition keys)
  * @param partitionKeys partition columns, possibly empty
- * @param buckets fixed bucket count ({@code -1} for Paimon's dynamic bucket mode)
+ * @param buckets fixed bucket count ({@code -1}, Paimon's dynamic bucket mode, can be created but
+ *     {@link io.changelake.lsm.write.WriterPool} writes fixed-bucket tables only)
  * @param mergeEngine how rows of one key merge
- * @param changelogProducer how the table produces its changelog
+ * @param changelogProducer how the table produces its changelog ({@code lookup}: produced by the
+ *     table's compactor, so changes reach the changelog one compaction round after their commit)
  * @param sequenceFields columns ordering the versions of one key, compared in order; empty for
  *     Paimon's writer-local sequence numbers
  * @param options any other Paimon table option, passed as is (wins over the fields above)
