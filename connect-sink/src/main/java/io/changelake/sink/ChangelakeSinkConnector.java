@@ -1,5 +1,6 @@
 package io.changelake.sink;
 
+import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.config.ChangelakeSinkConfig;
@@ -130,6 +131,27 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + ChangelakeSinkConfig.DELETE_POLICY
               + "=remove-row (a delete removes the row) or =ignore (rows stay)");
     }
+    if (settings.mergeEngine() == MergeEngine.FIRST_ROW
+        && settings.changelogProducer() == ChangelogProducer.INPUT) {
+      addError(
+          config,
+          values,
+          prefix + ChangelakeSinkConfig.CHANGELOG_PRODUCER,
+          "Paimon's first-row tables support changelog-producer none or lookup only; set "
+              + prefix
+              + ChangelakeSinkConfig.CHANGELOG_PRODUCER
+              + "=lookup");
+    }
+    if (settings.mergeEngine() == MergeEngine.FIRST_ROW && !settings.sequenceFields().isEmpty()) {
+      addError(
+          config,
+          values,
+          prefix + ChangelakeSinkConfig.SEQUENCE_FIELDS,
+          "Paimon's first-row tables keep the first version of a key and refuse sequence fields;"
+              + " remove "
+              + prefix
+              + ChangelakeSinkConfig.SEQUENCE_FIELDS);
+    }
     String keyConverter = props.get("key.converter");
     if (keyConverter != null
         && SCHEMALESS_KEY_CONVERTERS.contains(keyConverter.trim())
@@ -145,12 +167,6 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + prefix
               + ChangelakeSinkConfig.PRIMARY_KEY_FIELDS
               + " to the key columns, or use a key converter with schemas");
-    }
-    for (String column : settings.partitionKeys()) {
-      if (!settings.primaryKeyFields().isEmpty() && !settings.primaryKeyFields().contains(column)) {
-        // fine: partition keys are added to the key, nothing to report
-        continue;
-      }
     }
   }
 

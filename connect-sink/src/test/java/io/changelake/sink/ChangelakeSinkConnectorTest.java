@@ -60,6 +60,21 @@ class ChangelakeSinkConnectorTest {
   }
 
   @Test
+  void firstRowTablesRefuseInputChangelogAndSequenceFields() {
+    Map<String, String> props = base();
+    props.put("table.t.merge-engine", "first-row");
+    props.put("table.t.changelog-producer", "input");
+    props.put("table.t.sequence-fields", "ts");
+
+    Map<String, List<String>> errors = errors(props);
+
+    assertThat(String.join(" ", errors.get("table.t.changelog-producer")))
+        .contains("none or lookup");
+    assertThat(String.join(" ", errors.get("table.t.sequence-fields")))
+        .contains("refuse sequence fields");
+  }
+
+  @Test
   void partialUpdateWithAPolicyIsAccepted() {
     Map<String, String> props = base();
     props.put("table.merge-engine", "partial-update");

@@ -106,7 +106,8 @@ final class TableProvisioner {
     }
     RowType rowType = new RowType(fields);
     List<String> sequenceFields = settings.sequenceFields();
-    if (sequenceFields.isEmpty()) {
+    // first-row keeps the first version of a key and Paimon refuses sequence fields for it
+    if (sequenceFields.isEmpty() && settings.mergeEngine() != MergeEngine.FIRST_ROW) {
       rowType = SequenceColumns.appendTo(rowType);
       sequenceFields = SequenceColumns.NAMES;
     }

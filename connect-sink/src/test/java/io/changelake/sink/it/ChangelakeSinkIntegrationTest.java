@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.connect.data.Schema;
@@ -66,6 +67,26 @@ class ChangelakeSinkIntegrationTest {
         .containsExactly(
             "id", "name", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
     fixture.connect.deleteConnector("dedup");
+  }
+
+  @Test
+  void topicsRegexCreatesTablesForNewTopicsWithoutRestart() {
+    DebeziumEvents orders = customers("live.public.orders", "orders");
+    Struct order = orders.row(1, "first");
+    Map<String, String> config =
+        fixture.sinkConfig(
+            "", "route.table.format", "${source.table}", "topics.regex", "live\\.public\\..*");
+    config.remove("topics");
+    fixture.startConnector("live", config);
+    fixture.produce(orders, orders.keyOf(order), orders.create(order));
+    fixture.awaitRows("orders", List.of(values(1, "first")));
+
+    DebeziumEvents invoices = customers("live.public.invoices", "invoices");
+    Struct invoice = invoices.row(7, "new table");
+    fixture.produce(invoices, invoices.keyOf(invoice), invoices.create(invoice));
+
+    fixture.awaitRows("invoices", List.of(values(7, "new table")));
+    fixture.connect.deleteConnector("live");
   }
 
   @Test

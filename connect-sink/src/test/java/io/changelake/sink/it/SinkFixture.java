@@ -36,6 +36,8 @@ final class SinkFixture implements AutoCloseable {
     worker.put("value.converter", JsonConverter.class.getName());
     // Connect commits offsets rarely: the sink's own commits must make restarts exact
     worker.put("offset.flush.interval.ms", "600000");
+    // topics.regex picks up new topics at the consumer's metadata refresh
+    worker.put("consumer.metadata.max.age.ms", "500");
     Properties broker = new Properties();
     broker.put("offsets.topic.replication.factor", "1");
     connect =

@@ -67,6 +67,18 @@ class TableProvisionerTest {
   }
 
   @Test
+  void firstRowTablesGetNoSequenceColumns() {
+    TableSpec spec =
+        TableProvisioner.spec(
+            ID,
+            settings("table.merge-engine", "first-row"),
+            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+
+    assertThat(spec.sequenceFields()).isEmpty();
+    assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
+  }
+
+  @Test
   void partitionKeysJoinThePrimaryKeyAndUserOptionsWin() {
     TableSpec spec =
         TableProvisioner.spec(
