@@ -77,16 +77,30 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     if (value == null) {
       return SchemaAndValue.NULL;
     }
-    EnvelopeSpan span = fastPath ? EnvelopeSpan.locate(value) : null;
-    if (span == null) {
+    int schemaStart = fastPath ? EnvelopeSpan.schemaStart(value) : -1;
+    if (schemaStart < 0) {
       return delegate.toConnectData(topic, value);
     }
-    Schema schema = schemaCache.get(value, span);
-    if (schema == null) {
-      // JsonConverter parses the schema (and the whole message) this first time
-      SchemaAndValue converted = delegate.toConnectData(topic, value);
-      schemaCache.put(value, span, converted.schema());
-      return converted;
+    SchemaCache.Hit hit = schemaCache.sameAsLast(topic, value, schemaStart);
+    EnvelopeSpan span;
+    Schema schema;
+    if (hit != null) {
+      span = hit.span();
+      schema = hit.schema();
+    } else {
+      span = EnvelopeSpan.locate(value);
+      if (span == null) {
+        return delegate.toConnectData(topic, value);
+      }
+      schema = schemaCache.get(value, span);
+      if (schema == null) {
+        // JsonConverter parses the schema (and the whole message) this first time
+        SchemaAndValue converted = delegate.toConnectData(topic, value);
+        schemaCache.put(value, span, converted.schema());
+        schemaCache.rememberForTopic(topic, value, span);
+        return converted;
+      }
+      schemaCache.rememberForTopic(topic, value, span);
     }
     try {
       SchemaAndValue converted = new SchemaAndValue(schema, readPayload(schema, value, span));

@@ -2,8 +2,8 @@ package io.changelake.sink.converter;
 
 /**
  * Where the parts of a {@code {"schema": {...}, "payload": ...}} envelope sit in a message, found
- * by a byte scan that does not tokenize the schema. The schema hash is computed during the same
- * scan so a cache look-up costs one pass over the schema bytes.
+ * by a byte scan that does not tokenize the schema (the schema hash is computed during the same
+ * scan), or without any scan when the message repeats the schema bytes of an earlier one.
  */
 record EnvelopeSpan(
     int schemaStart, int schemaEnd, int schemaHash, int payloadStart, int payloadEnd) {
@@ -17,18 +17,14 @@ record EnvelopeSpan(
    * not an error: the caller hands such messages to JsonConverter itself.
    */
   static EnvelopeSpan locate(byte[] b) {
-    int i = skipWhitespace(b, 0);
-    if (i >= b.length || b[i] != '{') {
+    int schemaStart = schemaStart(b);
+    if (schemaStart < 0) {
       return null;
     }
-    i = expectKey(b, skipWhitespace(b, i + 1), SCHEMA_KEY);
-    if (i < 0 || i >= b.length || b[i] != '{') {
-      return null;
-    }
-    int schemaStart = i;
     int depth = 0;
     int hash = 1;
     boolean inString = false;
+    int i = schemaStart;
     for (; i < b.length; i++) {
       byte c = b[i];
       hash = 31 * hash + c;
@@ -52,8 +48,28 @@ record EnvelopeSpan(
     if (i >= b.length) {
       return null;
     }
-    int schemaEnd = i + 1;
-    i = skipWhitespace(b, schemaEnd);
+    return afterSchema(b, schemaStart, i + 1, hash);
+  }
+
+  /**
+   * Where the schema object starts: after {@code {"schema":}, or -1 when the message does not
+   * begin that way (or the schema is not an object, e.g. null).
+   */
+  static int schemaStart(byte[] b) {
+    int i = skipWhitespace(b, 0);
+    if (i >= b.length || b[i] != '{') {
+      return -1;
+    }
+    i = expectKey(b, skipWhitespace(b, i + 1), SCHEMA_KEY);
+    return i < 0 || i >= b.length || b[i] != '{' ? -1 : i;
+  }
+
+  /**
+   * Completes the span once the schema object's end is known (from a scan, or because the message
+   * repeats the bytes of a schema seen before): the payload follows, then the closing brace.
+   */
+  static EnvelopeSpan afterSchema(byte[] b, int schemaStart, int schemaEnd, int schemaHash) {
+    int i = skipWhitespace(b, schemaEnd);
     if (i >= b.length || b[i] != ',') {
       return null;
     }
@@ -68,7 +84,7 @@ record EnvelopeSpan(
     if (end <= payloadStart || b[end] != '}') {
       return null;
     }
-    return new EnvelopeSpan(schemaStart, schemaEnd, hash, payloadStart, end);
+    return new EnvelopeSpan(schemaStart, schemaEnd, schemaHash, payloadStart, end);
   }
 
   int schemaLength() {

@@ -14,7 +14,9 @@ final class SchemaCache {
 
   private final int capacity;
   private final LinkedHashMap<Key, Entry> entries;
-  // Most messages carry the same schema as the one before: check it before hashing into the map.
+  // Most messages of a topic carry the schema of the topic's previous message: comparing bytes
+  // with it (vectorized) is far cheaper than scanning and hashing the schema.
+  private final Map<String, Entry> lastByTopic = new java.util.concurrent.ConcurrentHashMap<>();
   private Entry last;
 
   SchemaCache(int capacity) {
@@ -30,6 +32,46 @@ final class SchemaCache {
           }
         };
   }
+
+  /**
+   * The span and schema of a message that repeats, at {@code schemaStart}, the schema bytes of the
+   * topic's previous message; null when it does not (then scan and {@link #get}).
+   */
+  Hit sameAsLast(String topic, byte[] message, int schemaStart) {
+    Entry previous = lastByTopic.get(topic == null ? "" : topic);
+    if (previous == null) {
+      return null;
+    }
+    Key key = previous.key;
+    int length = key.to - key.from;
+    int end = schemaStart + length;
+    if (end > message.length
+        || !Arrays.equals(message, schemaStart, end, key.bytes, key.from, key.to)) {
+      return null;
+    }
+    EnvelopeSpan span = EnvelopeSpan.afterSchema(message, schemaStart, end, key.hash);
+    return span == null ? null : new Hit(span, previous.schema);
+  }
+
+  /** Remembers the schema the topic's latest message carried. */
+  void rememberForTopic(String topic, byte[] message, EnvelopeSpan span) {
+    Entry entry;
+    synchronized (this) {
+      Key probe = new Key(message, span.schemaStart(), span.schemaEnd(), span.schemaHash());
+      entry = last != null && last.key.equals(probe) ? last : entries.get(probe);
+    }
+    if (entry != null) {
+      if (lastByTopic.size() >= MAX_TOPICS) {
+        lastByTopic.clear(); // a bound for workers reading very many topics
+      }
+      lastByTopic.put(topic == null ? "" : topic, entry);
+    }
+  }
+
+  private static final int MAX_TOPICS = 10_000;
+
+  /** A cached schema and where it sits in the message. */
+  record Hit(EnvelopeSpan span, Schema schema) {}
 
   /** The schema parsed earlier from the same schema bytes, or null. */
   synchronized Schema get(byte[] message, EnvelopeSpan span) {

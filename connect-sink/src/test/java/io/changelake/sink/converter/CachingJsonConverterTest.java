@@ -204,6 +204,24 @@ class CachingJsonConverterTest {
   }
 
   @Test
+  void keepsTopicsWithDifferentSchemasApartWhenInterleaved() {
+    JsonConverter writer = jsonConverter(SCHEMAS_ON);
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    for (int i = 0; i < 6; i++) {
+      String topic = i % 2 == 0 ? "orders" : "orders_v2";
+      byte[] message =
+          i % 2 == 0
+              ? writer.fromConnectData(topic, Debezium.ENVELOPE, Debezium.update(i))
+              : writer.fromConnectData(topic, Debezium.ENVELOPE_V2, Debezium.updateV2(i));
+      assertThat(converter.toConnectData(topic, message))
+          .isEqualTo(reference.toConnectData(topic, message));
+    }
+    assertThat(converter.cachedSchemas()).isEqualTo(2);
+    assertThat(converter.fastConversions()).isEqualTo(4);
+  }
+
+  @Test
   void keepsAtMostTheConfiguredNumberOfSchemas() {
     Map<String, Object> config = Map.of("schemas.enable", "true", "schemas.cache.size", "1");
     JsonConverter writer = jsonConverter(config);
