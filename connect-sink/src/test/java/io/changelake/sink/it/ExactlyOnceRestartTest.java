@@ -73,7 +73,10 @@ class ExactlyOnceRestartTest {
     fixture.connect.resumeConnector(connector);
     sendOnePerAccount(payments, 5);
     fixture.awaitRows("payments", sums(5, 3L));
-    assertThat(skippedRecords(connector)).isGreaterThanOrEqualTo(10);
+    assertThat(taskMetric(connector, null, "records-skipped-total")).isGreaterThanOrEqualTo(10);
+    assertThat(taskMetric(connector, "lake.payments", "table-rows-written-total"))
+        .isGreaterThanOrEqualTo(5);
+    assertThat(taskMetric(connector, "lake.payments", "table-last-snapshot-id")).isPositive();
 
     // a plain restart of connector and task, with more records after it
     fixture.connect.restartConnectorAndTasks(connector, false, true, false);
@@ -97,10 +100,13 @@ class ExactlyOnceRestartTest {
     return rows;
   }
 
-  /** The task's records-skipped-total as the worker publishes it in JMX. */
-  private static long skippedRecords(String connector) throws Exception {
+  /**
+   * A metric of the connector's task as the worker publishes it in JMX; {@code table} null for
+   * task-level metrics.
+   */
+  private static long taskMetric(String connector, String table, String metric) throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    long[] skipped = new long[1];
+    long[] value = new long[1];
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
@@ -110,14 +116,14 @@ class ExactlyOnceRestartTest {
                       new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"),
                       null);
               for (ObjectName name : names) {
-                if (name.getKeyProperty("table") == null) {
-                  Object value = server.getAttribute(name, "records-skipped-total");
-                  skipped[0] = ((Number) value).longValue();
+                String tag = name.getKeyProperty("table");
+                if (table == null ? tag == null : table.equals(tag)) {
+                  value[0] = ((Number) server.getAttribute(name, metric)).longValue();
                   return true;
                 }
               }
               return false;
             });
-    return skipped[0];
+    return value[0];
   }
 }
