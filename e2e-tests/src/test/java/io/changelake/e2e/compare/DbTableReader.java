@@ -28,11 +28,22 @@ public final class DbTableReader {
   public record Contents(
       String name, List<Column> columns, List<String> primaryKey, List<Map<String, Object>> rows) {}
 
-  /** Reads {@code schema.table} of {@code database}. */
+  /** Reads {@code schema.table} of {@code database}, keyed by its primary key. */
   public static Contents read(PostgresServer pg, String database, String schema, String table) {
+    return read(pg, database, schema, table, List.of());
+  }
+
+  /**
+   * Reads {@code schema.table} (a table or a view) of {@code database}, keyed by {@code key}, or by
+   * the table's primary key when {@code key} is empty.
+   */
+  public static Contents read(
+      PostgresServer pg, String database, String schema, String table, List<String> key) {
     String qualified = "\"" + schema + "\".\"" + table + "\"";
     try (Connection c = pg.connect(database)) {
-      List<String> key = primaryKey(c, schema, table);
+      if (key.isEmpty()) {
+        key = primaryKey(c, schema, table);
+      }
       try (Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT * FROM " + qualified)) {
         ResultSetMetaData md = rs.getMetaData();

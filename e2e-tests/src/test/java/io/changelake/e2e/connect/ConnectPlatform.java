@@ -71,6 +71,9 @@ public final class ConnectPlatform implements AutoCloseable {
     // keep the producer buffers of many tasks small inside a 1 GB test heap
     props.put("producer.buffer.memory", String.valueOf(16 * 1024 * 1024));
     props.put("task.shutdown.graceful.timeout.ms", "10000");
+    // sinks subscribe with topics.regex before Debezium creates the topic of a table that had no
+    // rows yet: see new topics in seconds, not after the default 5 minutes
+    props.put("consumer.metadata.max.age.ms", "3000");
     return props;
   }
 
