@@ -8,13 +8,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
+import io.changelake.lsm.testing.TestTables;
 import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.config.TableSettings;
+import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.decode.Op;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -94,6 +103,52 @@ class TableProvisionerTest {
     assertThat(spec.options()).containsEntry("file.format", "orc");
     assertThat(spec.sequenceFields()).containsExactly("bio");
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
+  }
+
+  @Test
+  void existingTablesAreUsedAsTheyAreAndCheckedAgainstTheConfig(@TempDir Path warehouse)
+      throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      catalog.createDatabase("lake", true);
+      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      TableProvisioner provisioner = new TableProvisioner(catalog);
+      TableSettings partialUpdate =
+          settings("table.merge-engine", "partial-update", "table.delete-policy", "ignore");
+      FileStoreTable created = provisioner.provision(ID, partialUpdate, first);
+
+      assertThat(provisioner.provision(ID, partialUpdate, first).schema().id())
+          .isEqualTo(created.schema().id());
+      assertThatThrownBy(() -> provisioner.provision(ID, settings(), first))
+          .isInstanceOf(RecordException.class)
+          .hasMessageContaining("uses merge engine 'partial-update'")
+          .hasMessageContaining("set table.customers.merge-engine=partial-update");
+      assertThatThrownBy(
+              () ->
+                  provisioner.provision(
+                      ID,
+                      settings(
+                          "table.merge-engine",
+                          "partial-update",
+                          "table.delete-policy",
+                          "remove-row"),
+                      first))
+          .isInstanceOf(RecordException.class)
+          .hasMessageContaining("cannot remove rows on delete");
+      Struct otherKey =
+          new Struct(SchemaBuilder.struct().field("name", Schema.STRING_SCHEMA).build())
+              .put("name", "a");
+      assertThatThrownBy(
+              () ->
+                  provisioner.provision(
+                      ID, partialUpdate, change(Op.CREATE, otherKey, null, row(1, "a", "b"), 1, 0)))
+          .isInstanceOf(RecordException.class)
+          .hasMessageContaining("has primary key [id] but the records carry key [name]");
+      Identifier missing = Identifier.create("lake", "missing");
+      assertThatThrownBy(
+              () -> provisioner.provision(missing, settings("table.auto-create", "false"), first))
+          .isInstanceOf(RecordException.class)
+          .hasMessageContaining("lake.missing does not exist");
+    }
   }
 
   @Test
