@@ -103,10 +103,7 @@ public class TypeMappingTest {
             "Decimal without precision parameter (PG money)",
             decimal(2, null),
             DataTypes.DECIMAL(38, 2)),
-        row(
-            "Decimal via Avro converter with default precision 64",
-            decimal(2, "64"),
-            DataTypes.STRING()),
+        row("Decimal NUMERIC(64,2) -> exact string", decimal(2, "64"), DataTypes.STRING()),
         row(
             "VariableScaleDecimal NUMERIC precise -> exact string",
             VariableScaleDecimal.schema(),
@@ -239,10 +236,7 @@ public class TypeMappingTest {
         .isEqualTo(expectedWithNullability.asSQLString());
   }
 
-  /**
-   * Avro converters (Confluent's and Apicurio's AvroData) give back the same Connect schema names
-   * and parameters; the differences that matter are covered here.
-   */
+  /** Schemas as an Avro converter rebuilds them (see also AvroConverterTest). */
   @Test
   void avroConvertedSchemasMapLikeTheirJsonTwins() {
     // Avro carries INT8/INT16 as int with connect.type: without it they arrive as INT32
