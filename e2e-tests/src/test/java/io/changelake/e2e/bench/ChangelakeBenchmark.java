@@ -252,7 +252,7 @@ class ChangelakeBenchmark {
    * update-heavy load hits.
    */
   @Test
-  @Order(4)
+  @Order(6)
   void costGrowth() {
     if (!BenchSettings.enabled(COST)) {
       return;
@@ -316,12 +316,7 @@ class ChangelakeBenchmark {
               failures);
         }
       }
-      if (size == settings.costTableSizes()[0]) {
-        sourceWarehouse = warehouse; // the source throughput measurement reads this table
-        sourceTableRows = size;
-      } else {
-        deleteRecursively(warehouse);
-      }
+      deleteRecursively(warehouse);
     }
     if (!failures.isEmpty()) {
       throw new AssertionError(String.join("\n", failures));
@@ -360,8 +355,8 @@ class ChangelakeBenchmark {
   }
 
   /**
-   * The Changelake source publishing a table against a plain producer sending the same records.
-   * Reads the table the cost-growth measurement filled, or fills one itself.
+   * The Changelake source publishing a table against a plain producer sending the same records. The
+   * table is filled by the Changelake sink first.
    */
   @Test
   @Order(5)
@@ -391,14 +386,15 @@ class ChangelakeBenchmark {
       }
       SourceThroughput source = new SourceThroughput(platform, loader, runner);
       for (int run = 1; run <= settings.repetitions(); run++) {
-        String topic = "srcout-r" + run;
+        String prefix = "srcout-r" + run;
+        String topic = prefix + "." + DebeziumEvents.tableName(0);
         SourceThroughput.Run cl =
             source.changelakeSource(
                 "source-r" + run,
                 sourceWarehouse,
                 "bench",
                 DebeziumEvents.tableName(0),
-                topic,
+                prefix,
                 sourceTableRows);
         record(SOURCE, "changelake source", run, cl);
         SourceThroughput.Run plain =
@@ -422,7 +418,7 @@ class ChangelakeBenchmark {
 
   /** PostgreSQL commit to committed snapshot and to the changelog topic, at a steady rate. */
   @Test
-  @Order(6)
+  @Order(4)
   void latency() throws Exception {
     if (!BenchSettings.enabled(LATENCY)) {
       return;
@@ -532,9 +528,13 @@ class ChangelakeBenchmark {
       results.add(SINK, c.key(), run, "cpu_us_per_event", m.processCpuMicrosPerEvent(), "us");
       results.add(SINK, c.key(), run, "task_cpu_us_per_event", m.taskCpuMicrosPerEvent(), "us");
       results.add(SINK, c.key(), run, "seconds", m.seconds(), "s");
+      results.add(SINK, c.key(), run, "steady_events_per_s", m.steadyEventsPerSecond(), "1/s");
       if (jfr != null) {
         jfr.stop();
-        recordProfile(c.key(), jfr.summary("task-thread-" + name, 12), "task thread");
+        recordProfile(
+            c.key(),
+            jfr.summary("org.apache.kafka.connect.runtime.WorkerSinkTask", 12),
+            "task thread");
         recordProfile(c.key(), jfr.summary("", 12), "whole JVM");
       }
     } catch (RuntimeException | AssertionError e) {
@@ -622,16 +622,19 @@ class ChangelakeBenchmark {
     return settings;
   }
 
+  /**
+   * Frees the disk a run used. Best effort: a connector's background threads (Iceberg's
+   * coordinator) may still be closing files, and a leftover folder only costs disk space.
+   */
   static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    for (int attempt = 0; attempt < 5 && Files.exists(dir); attempt++) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException | UncheckedIOException e) {
+        SinkRunner.sleep(500);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
     }
   }
 

@@ -16,17 +16,31 @@ final class CpuClock {
     return OS.getProcessCpuTime();
   }
 
+  /** CPU time of every live thread, by thread id: the baseline for {@link #threadCpuNanos}. */
+  static java.util.Map<Long, Long> threadCpuBaseline() {
+    java.util.Map<Long, Long> baseline = new java.util.HashMap<>();
+    for (long id : THREADS.getAllThreadIds()) {
+      long cpu = THREADS.getThreadCpuTime(id);
+      if (cpu > 0) {
+        baseline.put(id, cpu);
+      }
+    }
+    return baseline;
+  }
+
   /**
-   * CPU time of the live threads whose name starts with {@code prefix}: Connect names a task's
-   * thread {@code task-thread-<connector>-<task>}; it polls, converts and calls put().
+   * CPU time used since the baseline by the live threads whose name starts with {@code prefix}:
+   * Connect names a task's thread {@code task-thread-<connector>-<task>} (it polls, converts and
+   * calls put()). The worker takes task threads from a pool and renames them, so a thread may have
+   * worked for an earlier connector: only the time since the baseline counts.
    */
-  static long threadCpuNanos(String prefix) {
+  static long threadCpuNanos(String prefix, java.util.Map<Long, Long> baseline) {
     long total = 0;
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info != null && info.getThreadName().startsWith(prefix)) {
         long cpu = THREADS.getThreadCpuTime(info.getThreadId());
         if (cpu > 0) {
-          total += cpu;
+          total += cpu - baseline.getOrDefault(info.getThreadId(), 0L);
         }
       }
     }

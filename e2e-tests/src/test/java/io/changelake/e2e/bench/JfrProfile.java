@@ -47,22 +47,25 @@ final class JfrProfile implements AutoCloseable {
     }
   }
 
-  /** Summarizes the samples of threads whose name starts with {@code threadPrefix}. */
-  Summary summary(String threadPrefix, int top) {
+  /**
+   * Summarizes the samples whose stack has a frame of a class whose name starts with {@code
+   * stackClassPrefix} (empty: every sample). Thread names do not work as a filter: Connect renames
+   * pooled threads, and a recording keeps the name a thread had when first seen.
+   */
+  Summary summary(String stackClassPrefix, int top) {
     try {
       Map<String, Long> methods = new HashMap<>();
       Map<String, Long> packages = new HashMap<>();
       long samples = 0;
       for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
         if (!event.getEventType().getName().equals("jdk.ExecutionSample")
-            || event.getThread("sampledThread") == null
-            || event.getThread("sampledThread").getJavaName() == null
-            || !event.getThread("sampledThread").getJavaName().startsWith(threadPrefix)
             || event.getStackTrace() == null) {
           continue;
         }
         List<RecordedFrame> frames = event.getStackTrace().getFrames();
-        if (frames.isEmpty()) {
+        if (frames.isEmpty()
+            || frames.stream()
+                .noneMatch(f -> f.getMethod().getType().getName().startsWith(stackClassPrefix))) {
           continue;
         }
         samples++;

@@ -78,7 +78,7 @@ final class LatencyProbe {
     source.put("start.position", "full");
     source.put("poll.interval.ms", "100");
     source.put("tables.discovery.interval.ms", "1000");
-    source.put("topic.name.format", changelogTopic);
+    source.put("topic.name.format", "latcl.${table}");
     Map<Long, Long> committed = new ConcurrentHashMap<>();
     Map<Long, Long> inSnapshot = new ConcurrentHashMap<>();
     Map<Long, Long> onTopic = new ConcurrentHashMap<>();

@@ -21,7 +21,12 @@ import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 final class SinkRunner implements AutoCloseable {
 
   /** One measured run. */
-  record Measurement(long events, double seconds, double processCpuSeconds, double taskCpuSeconds) {
+  record Measurement(
+      long events,
+      double seconds,
+      double processCpuSeconds,
+      double taskCpuSeconds,
+      double steadyEventsPerSecond) {
     double eventsPerSecond() {
       return events / seconds;
     }
@@ -49,14 +54,33 @@ final class SinkRunner implements AutoCloseable {
     Duration timeout = Duration.ofSeconds(Math.max(180, events / 1000));
     String threadPrefix = "task-thread-" + name + "-";
     System.gc();
+    Map<Long, Long> threadBaseline = CpuClock.threadCpuBaseline();
     long cpu0 = CpuClock.processCpuNanos();
     long t0 = System.nanoTime();
     platform.cluster().configureConnector(name, config);
     long taskCpu = 0;
     long lastStatusCheck = t0;
+    // (time, events committed) at every commit seen: the slope between the first and the last
+    // commit is the rate without start-up and without the wait for the final commit
+    long firstCommitNanos = -1;
+    long firstCommitted = 0;
+    long lastCommitNanos = -1;
+    long lastCommitted = 0;
     try {
-      while (!committedUpTo(name, end)) {
+      while (true) {
+        long committed = committedEvents(name, end);
         long now = System.nanoTime();
+        if (committed > lastCommitted) {
+          if (firstCommitNanos < 0) {
+            firstCommitNanos = now;
+            firstCommitted = committed;
+          }
+          lastCommitNanos = now;
+          lastCommitted = committed;
+        }
+        if (committed >= events) {
+          break;
+        }
         if (now - t0 > timeout.toNanos()) {
           throw new IllegalStateException(
               name
@@ -71,13 +95,17 @@ final class SinkRunner implements AutoCloseable {
           lastStatusCheck = now;
           failIfFailed(name);
         }
-        taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix));
+        taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix, threadBaseline));
         sleep(100);
       }
       long t1 = System.nanoTime();
       long cpu1 = CpuClock.processCpuNanos();
-      taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix));
-      return new Measurement(events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9);
+      taskCpu = Math.max(taskCpu, CpuClock.threadCpuNanos(threadPrefix, threadBaseline));
+      double steady =
+          lastCommitNanos > firstCommitNanos
+              ? (lastCommitted - firstCommitted) / ((lastCommitNanos - firstCommitNanos) / 1e9)
+              : Double.NaN;
+      return new Measurement(events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9, steady);
     } finally {
       remove(name, threadPrefix);
     }
@@ -127,19 +155,21 @@ final class SinkRunner implements AutoCloseable {
     return cause == null ? "(no trace)" : cause;
   }
 
-  private boolean committedUpTo(String name, Map<TopicPartition, Long> end) {
+  /** Events committed by the connector's consumer group, counting each partition up to its end. */
+  private long committedEvents(String name, Map<TopicPartition, Long> end) {
     try {
       Map<TopicPartition, OffsetAndMetadata> committed =
           admin.listConsumerGroupOffsets("connect-" + name).partitionsToOffsetAndMetadata().get();
+      long total = 0;
       for (Map.Entry<TopicPartition, Long> e : end.entrySet()) {
         OffsetAndMetadata offset = committed.get(e.getKey());
-        if (e.getValue() > 0 && (offset == null || offset.offset() < e.getValue())) {
-          return false;
+        if (offset != null) {
+          total += Math.min(offset.offset(), e.getValue());
         }
       }
-      return true;
+      return total;
     } catch (Exception e) {
-      return false;
+      return 0;
     }
   }
 

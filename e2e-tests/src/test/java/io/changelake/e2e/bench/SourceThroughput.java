@@ -35,9 +35,13 @@ final class SourceThroughput {
     this.runner = runner;
   }
 
-  /** Publishes {@code database.table} to {@code topic}; {@code rows} events are expected. */
+  /**
+   * Publishes {@code database.table} to topic {@code <topicPrefix>.<table>}; {@code rows} events
+   * are expected.
+   */
   Run changelakeSource(
-      String name, Path warehouse, String database, String table, String topic, long rows) {
+      String name, Path warehouse, String database, String table, String topicPrefix, long rows) {
+    String topic = topicPrefix + "." + table;
     loader.createTopics(List.of(topic), 1);
     Map<String, String> c = new HashMap<>();
     c.put("connector.class", "io.changelake.source.ChangelakeSourceConnector");
@@ -45,7 +49,7 @@ final class SourceThroughput {
     c.put("paimon.warehouse", warehouse.toUri().toString());
     c.put("tables", database + "." + table);
     c.put("start.position", "full");
-    c.put("topic.name.format", topic);
+    c.put("topic.name.format", topicPrefix + ".${table}");
     c.put("topic.creation.default.replication.factor", "1");
     c.put("topic.creation.default.partitions", "1");
     long cpu0 = CpuClock.processCpuNanos();
