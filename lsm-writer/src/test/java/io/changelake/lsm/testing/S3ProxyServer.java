@@ -30,8 +30,12 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>The jar is taken from the system property {@code s3proxy.jar}, else the test class path, else
- * the local Maven repository. Its output goes to {@code s3proxy.log} in the data directory.
+ * <p>The jar is taken from the system property {@code s3proxy.jar}, else the local Maven repository
+ * ({@code ~/.m2/repository/org/gaul/s3proxy/4.1.0/}). Keep it off the test class path: it bundles
+ * logback, slf4j, Jackson and Guava. lsm-writer's build copies it to {@code target/s3proxy/} (and
+ * so downloads it into the local repository); other modules can do the same with the
+ * maven-dependency-plugin, or rely on the local repository. The proxy's output goes to {@code
+ * s3proxy.log} in the work directory.
  */
 public final class S3ProxyServer implements AutoCloseable {
   /** Fixed credentials the proxy accepts. */
@@ -181,11 +185,6 @@ public final class S3ProxyServer implements AutoCloseable {
     if (configured != null) {
       return Paths.get(configured);
     }
-    for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-      if (entry.endsWith(JAR_NAME)) {
-        return Paths.get(entry);
-      }
-    }
     Path local =
         Paths.get(
             System.getProperty("user.home"),
@@ -202,8 +201,8 @@ public final class S3ProxyServer implements AutoCloseable {
     throw new IllegalStateException(
         "Cannot find "
             + JAR_NAME
-            + ": add org.gaul:s3proxy:4.1.0:jar-with-dependencies as a test dependency or set"
-            + " -Ds3proxy.jar=<path>");
+            + ": set -Ds3proxy.jar=<path> or resolve org.gaul:s3proxy:4.1.0:jar:jar-with-dependencies"
+            + " into the local Maven repository");
   }
 
   private static int freePort() {
