@@ -111,6 +111,16 @@ public final class TypeRules {
     };
   }
 
+  /** Decimal digits every value of which an integer type holds (99 fits TINYINT, 999 not). */
+  private static int exactDigits(DataType integer) {
+    return switch (integer.getTypeRoot()) {
+      case TINYINT -> 2;
+      case SMALLINT -> 4;
+      case INTEGER -> 9;
+      default -> 18;
+    };
+  }
+
   static int scale(DataType type) {
     return type instanceof DecimalType d ? d.getScale() : 0;
   }
@@ -125,6 +135,13 @@ public final class TypeRules {
     DataTypeRoot ir = i.getTypeRoot();
     if (isInteger(t) && isInteger(i)) {
       return integerDigits(t) >= integerDigits(i) ? t : i;
+    }
+    if (isInteger(t)
+        && i instanceof DecimalType decimal
+        && decimal.getScale() == 0
+        && decimal.getPrecision() <= exactDigits(t)) {
+      // e.g. NUMERIC(10,0) values always fit a BIGINT column: nothing to widen
+      return t;
     }
     if (integerDigits(t) >= 0 && integerDigits(i) >= 0) {
       // at least one side is a decimal

@@ -225,6 +225,12 @@ class ValueConversionTest {
 
   static Stream<Arguments> intoOtherColumns() {
     return Stream.of(
+        row(
+            "Decimal(18,0) into BIGINT",
+            decimal(0, "18"),
+            new BigDecimal("-999999999999999999"),
+            DataTypes.BIGINT(),
+            -999_999_999_999_999_999L),
         row("INT32 into BIGINT", Schema.INT32_SCHEMA, 7, DataTypes.BIGINT(), 7L),
         row("INT64 into INT when it fits", Schema.INT64_SCHEMA, -7L, DataTypes.INT(), -7),
         row(

@@ -73,6 +73,7 @@ class EvolutionPlannerTest {
             DataTypes.DECIMAL(5, 2),
             Schema.OPTIONAL_INT32_SCHEMA,
             DataTypes.DECIMAL(12, 2)),
+        widen("INT <- DECIMAL(10,0)", DataTypes.INT(), decimal(0, 10), DataTypes.DECIMAL(10, 0)),
         widen(
             "BIGINT <- DECIMAL(20,0) (MySQL BIGINT UNSIGNED precise)",
             DataTypes.BIGINT(),
@@ -168,6 +169,8 @@ class EvolutionPlannerTest {
             Schema.OPTIONAL_INT32_SCHEMA),
         Arguments.of("DECIMAL(12,2) <- DECIMAL(10,2)", DataTypes.DECIMAL(12, 2), decimal(2, 10)),
         Arguments.of("DOUBLE <- FLOAT32", DataTypes.DOUBLE(), Schema.OPTIONAL_FLOAT32_SCHEMA),
+        Arguments.of("BIGINT <- DECIMAL(18,0)", DataTypes.BIGINT(), decimal(0, 18)),
+        Arguments.of("INT <- DECIMAL(9,0)", DataTypes.INT(), decimal(0, 9)),
         Arguments.of(
             "TIMESTAMP(6) <- Timestamp millis",
             DataTypes.TIMESTAMP(6),
