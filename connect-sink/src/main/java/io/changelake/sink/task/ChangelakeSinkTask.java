@@ -262,7 +262,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   private RowConverter converter(
       TableState table, Schema schema, org.apache.kafka.connect.data.Struct key) {
-    RowConverter cached = table.converters.get(schema);
+    RowConverter cached = table.converter(schema);
     if (cached != null) {
       return cached;
     }
@@ -289,7 +289,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             writer.reopen(OffsetTracker.asSourcePartitions(offsets.processedSnapshot()));
         table.metrics.committed(0, commit.snapshotId());
         table.dirty = false;
-        table.converters.clear();
+        table.clearConverters();
         writer = table.writer();
       }
       mapping = result.fieldMapping();
@@ -297,7 +297,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     RowConverter converter =
         RowConverter.compile(
             schema, writer.table().rowType(), mapping, ConversionOptions.defaults());
-    table.converters.put(schema, converter);
+    table.converter(schema, converter);
     return converter;
   }
 

@@ -21,7 +21,12 @@ final class TableState {
   final MergeEngine mergeEngine;
 
   /** Converters per record schema, valid for the writer's current row type. */
-  final Map<Schema, RowConverter> converters = new HashMap<>();
+  private final Map<Schema, RowConverter> converters = new HashMap<>();
+
+  // converters use schemas as keys, whose hash walks every field: most records carry the very
+  // schema instance of the record before, so check that first
+  private Schema lastSchema;
+  private RowConverter lastConverter;
 
   /** The next offset per partition the table already contains; null until read. */
   private Map<SourcePartition, Long> contained;
@@ -40,6 +45,31 @@ final class TableState {
                 .table()
                 .options()
                 .getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+  }
+
+  RowConverter converter(Schema schema) {
+    if (schema == lastSchema) {
+      return lastConverter;
+    }
+    RowConverter converter = converters.get(schema);
+    if (converter != null) {
+      lastSchema = schema;
+      lastConverter = converter;
+    }
+    return converter;
+  }
+
+  void converter(Schema schema, RowConverter converter) {
+    converters.put(schema, converter);
+    lastSchema = schema;
+    lastConverter = converter;
+  }
+
+  /** Forgets every converter: the table's row type changed. */
+  void clearConverters() {
+    converters.clear();
+    lastSchema = null;
+    lastConverter = null;
   }
 
   /** The pool's writer; asked each time because the pool closes writers that sit idle. */
