@@ -28,7 +28,7 @@ import org.apache.paimon.types.RowType;
  * optional field for a NOT NULL column relaxes it; a column missing from the record is kept and
  * gets null. A narrower field never narrows the column (values are written into the wider column).
  * Everything else is refused: incompatible type changes, primary-key changes, a new required field
- * without default — each decided by {@link EvolutionPolicy}.
+ * without default — each decided by {@link EvolutionPolicy}. Stateless and thread-safe.
  */
 public final class EvolutionPlanner {
 

@@ -22,6 +22,8 @@ import org.slf4j.LoggerFactory;
  * <p>Paimon applies an altered schema to new writers only: after a {@link EvolutionResult#changed()
  * change} (or whenever the returned row type differs from the writer's) the caller reopens its
  * writers.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class SchemaEvolver {
 
