@@ -108,7 +108,9 @@ public final class ChangelakeSinkTask extends SinkTask {
             catalog,
             new WriterSettings(
                 offsetUserPrefix + taskId,
-                config.spillDirectory().resolve(connector + "-" + taskId),
+                config
+                    .spillDirectory()
+                    .resolve(connector.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + taskId),
                 config.writerMemoryBytes(),
                 config.writerIdleTimeout()));
     decoder = Decoders.forConfig(config);
