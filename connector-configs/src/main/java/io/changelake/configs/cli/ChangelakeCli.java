@@ -1,6 +1,8 @@
 package io.changelake.configs.cli;
 
 import io.changelake.configs.files.ConnectorFileException;
+import io.changelake.configs.platform.PlatformException;
+import io.changelake.configs.quickstart.QuickstartException;
 import io.changelake.configs.rest.ConnectRestException;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -31,6 +33,7 @@ import picocli.CommandLine.HelpCommand;
       DeleteCommand.class,
       OffsetsCommand.class,
       UpCommand.class,
+      QuickstartCommand.class,
       HelpCommand.class
     },
     footer = {"", ExitCodes.HELP_TABLE})
@@ -74,6 +77,11 @@ public final class ChangelakeCli implements Runnable {
       err.println("error: " + file.getMessage());
       err.flush();
       return ExitCodes.USAGE;
+    }
+    if (e instanceof PlatformException || e instanceof QuickstartException) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCodes.FAILED;
     }
     err.println("error: " + e);
     e.printStackTrace(err);

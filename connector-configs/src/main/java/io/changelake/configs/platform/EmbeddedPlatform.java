@@ -6,16 +6,13 @@ import io.changelake.configs.rest.ConnectRestException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +23,7 @@ import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.connect.cli.ConnectDistributed;
 import org.apache.kafka.connect.runtime.Connect;
@@ -122,8 +120,9 @@ public final class EmbeddedPlatform implements AutoCloseable {
         StorageTool.execute(
             new String[] {
               "format",
-              "--cluster-id",
-              clusterId(),
+              // Kafka's own ids never start with '-', which the argument parser would take for an
+              // option; the '=' form keeps it safe regardless
+              "--cluster-id=" + Uuid.randomUuid(),
               "--config",
               config.toString(),
               "--ignore-formatted"
@@ -136,14 +135,6 @@ public final class EmbeddedPlatform implements AutoCloseable {
               + " failed: "
               + output.toString(StandardCharsets.UTF_8));
     }
-  }
-
-  /** A KRaft cluster id: 16 random bytes, base64url without padding (what kafka-storage makes). */
-  private static String clusterId() {
-    UUID uuid = UUID.randomUUID();
-    ByteBuffer bytes = ByteBuffer.allocate(16);
-    bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
   }
 
   private void awaitBroker() {

@@ -53,8 +53,9 @@ public final class PluginInstaller {
 
   /**
    * Lays out {@code pluginsDir} afresh from the archive and the Debezium directory of the build, so
-   * a rebuilt plugin takes effect on the next start. Returns the directories to put on {@code
-   * plugin.path}.
+   * a rebuilt plugin takes effect on the next start. Returns what to put on {@code plugin.path}:
+   * the parent directory, whose children Connect loads as one isolated plugin each (a plugin
+   * directory itself on the path would make every jar in it a plugin of its own).
    */
   public static List<Path> install(Path pluginsDir, Optional<Path> archive, Path buildDir) {
     List<Path> installed = new ArrayList<>();
@@ -64,14 +65,16 @@ public final class PluginInstaller {
         Path target = pluginsDir.resolve("changelake-connect");
         deleteTree(target);
         unzip(archive.get(), pluginsDir);
-        installed.add(target);
+        installed.add(pluginsDir);
       }
       Path debezium = buildDir.resolve("plugins").resolve(DEBEZIUM_POSTGRES);
       if (Files.isDirectory(debezium)) {
         Path target = pluginsDir.resolve(DEBEZIUM_POSTGRES);
         deleteTree(target);
         copyTree(debezium, target);
-        installed.add(target);
+        if (installed.isEmpty()) {
+          installed.add(pluginsDir);
+        }
       }
     } catch (IOException e) {
       throw new PlatformException(
