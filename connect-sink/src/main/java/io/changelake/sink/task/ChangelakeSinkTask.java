@@ -2,7 +2,6 @@ package io.changelake.sink.task;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
-import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
@@ -44,7 +43,6 @@ import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.table.FileStoreTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -147,7 +145,7 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public void open(Collection<TopicPartition> partitions) {
     // another task may have written these partitions meanwhile: re-read what tables contain
-    tables.values().forEach(t -> t.contained(null));
+    tables.values().forEach(TableState::forgetContained);
   }
 
   @Override
@@ -311,7 +309,8 @@ public final class ChangelakeSinkTask extends SinkTask {
       } catch (Catalog.TableNotExistException e) {
         return; // nothing to empty
       }
-      table = open(id, provisioner.open(id));
+      provisioner.open(id);
+      table = open(id);
     }
     if (table.contains(sourcePartition(truncate.origin()), truncate.origin().offset())) {
       metrics.recordSkipped();
@@ -337,21 +336,21 @@ public final class ChangelakeSinkTask extends SinkTask {
   private TableState table(Identifier id, RowChange first) {
     TableState table = tables.get(id);
     if (table == null) {
-      FileStoreTable created =
-          provisioner.provision(id, config.tableSettings(id.getObjectName()), first);
-      table = open(id, created);
-    }
-    if (table.contained() == null) {
-      table.contained(CommittedOffsets.read(table.writer().table(), offsetUserPrefix));
+      provisioner.provision(id, config.tableSettings(id.getObjectName()), first);
+      table = open(id);
     }
     return table;
   }
 
-  private TableState open(Identifier id, FileStoreTable fileStoreTable) {
+  /** Starts tracking a table that exists. */
+  private TableState open(Identifier id) {
     TableState table =
         new TableState(
-            id, config.tableSettings(id.getObjectName()), pool, metrics.table(id.getFullName()));
-    table.contained(CommittedOffsets.read(fileStoreTable, offsetUserPrefix));
+            id,
+            config.tableSettings(id.getObjectName()),
+            pool,
+            metrics.table(id.getFullName()),
+            offsetUserPrefix);
     tables.put(id, table);
     return table;
   }
@@ -413,7 +412,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     offsets.forget(partitions);
     partitions.forEach(lastPositions::remove);
-    tables.values().forEach(t -> t.contained(null));
+    tables.values().forEach(TableState::forgetContained);
   }
 
   @Override

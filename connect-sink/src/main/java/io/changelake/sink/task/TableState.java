@@ -1,5 +1,6 @@
 package io.changelake.sink.task;
 
+import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.write.TableWriter;
@@ -31,11 +32,20 @@ final class TableState {
   /** The next offset per partition the table already contains; null until read. */
   private Map<SourcePartition, Long> contained;
 
+  // commit users of the connector's tasks, whose snapshots record offsets
+  private final String offsetUserPrefix;
+
   /** Rows were written since the last commit. */
   boolean dirty;
 
-  TableState(Identifier id, TableSettings settings, WriterPool pool, TableMetrics metrics) {
+  TableState(
+      Identifier id,
+      TableSettings settings,
+      WriterPool pool,
+      TableMetrics metrics,
+      String offsetUserPrefix) {
     this.id = id;
+    this.offsetUserPrefix = offsetUserPrefix;
     this.settings = settings;
     this.pool = pool;
     this.metrics = metrics;
@@ -77,16 +87,16 @@ final class TableState {
     return pool.writer(id);
   }
 
-  Map<SourcePartition, Long> contained() {
-    return contained;
-  }
-
-  void contained(Map<SourcePartition, Long> offsets) {
-    this.contained = offsets == null ? null : new HashMap<>(offsets);
+  /** Re-read what the table contains on next use: another task may have written it meanwhile. */
+  void forgetContained() {
+    contained = null;
   }
 
   /** True when the table's snapshots say it already holds the record at {@code offset}. */
   boolean contains(SourcePartition partition, long offset) {
+    if (contained == null) {
+      contained = new HashMap<>(CommittedOffsets.read(writer().table(), offsetUserPrefix));
+    }
     Long next = contained.get(partition);
     return next != null && offset < next;
   }
