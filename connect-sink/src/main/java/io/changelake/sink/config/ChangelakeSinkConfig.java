@@ -293,14 +293,12 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     def.define(
         COMPACTION_INTERVAL_MS,
         Type.LONG,
-        60_000L,
+        300_000L,
         ConfigDef.Range.atLeast(0),
         Importance.MEDIUM,
         "How often each table is compacted, and old snapshots and orphan files removed; 0"
             + " disables it (run Paimon's compaction job instead). Each table is compacted by"
-            + " exactly one task of the connector, so compaction never conflicts with ingest."
-            + " Ingest writers never compact, so with changelog-producer=lookup this is also"
-            + " how fresh the table's changelog is.",
+            + " exactly one task of the connector, so compaction never conflicts with ingest.",
         COMPACTION_GROUP,
         ++order,
         Width.SHORT,
