@@ -120,14 +120,12 @@ public final class ChangelakeSourceTask extends SourceTask {
         Optional<ChangeBatch> batch = publisher.poll();
         if (batch.isEmpty()) {
           unfinished = null;
-          publisher.followSchemaChanges();
           continue;
         }
         List<SourceRecord> records = publisher.toRecords(batch.get());
         if (batch.get().endOfSnapshot()) {
           unfinished = null;
           endTransaction(publisher, records);
-          publisher.followSchemaChanges();
         } else {
           unfinished = publisher;
           publisher.snapshotHasRecords |= !records.isEmpty();

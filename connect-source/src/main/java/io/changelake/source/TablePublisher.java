@@ -49,6 +49,9 @@ final class TablePublisher implements AutoCloseable {
    */
   private boolean fullPhase;
 
+  /** True when the next batch begins a snapshot. */
+  private boolean atSnapshotStart = true;
+
   /** True while the current snapshot has produced records (its transaction is open). */
   boolean snapshotHasRecords;
 
@@ -98,8 +101,26 @@ final class TablePublisher implements AutoCloseable {
     return records.topic();
   }
 
-  /** The next batch of the changelog, or empty when the table has nothing new. */
+  /**
+   * The next batch of the changelog, or empty when the table has nothing new. A reader reads with
+   * the schema it was opened on; a snapshot written with a newer schema is read again from its
+   * start by a reader on the latest schema, so its events carry the added columns.
+   */
   Optional<ChangeBatch> poll() {
+    Optional<ChangeBatch> batch = readerPoll();
+    if (batch.isPresent() && atSnapshotStart && !fullPhase) {
+      long snapshotId = batch.get().snapshotId();
+      long writtenWith = schemaIdOf(snapshotId);
+      if (writtenWith > table.schema().id()) {
+        reopenOnLatestSchema(new ReaderPosition(snapshotId, 0, false));
+        batch = readerPoll();
+      }
+    }
+    batch.ifPresent(b -> atSnapshotStart = b.endOfSnapshot());
+    return batch;
+  }
+
+  private Optional<ChangeBatch> readerPoll() {
     try {
       return reader.poll();
     } catch (PositionExpiredException e) {
@@ -107,27 +128,27 @@ final class TablePublisher implements AutoCloseable {
     }
   }
 
-  /**
-   * Reopens the reader on the table's latest schema when it changed. Called between snapshots only,
-   * so every snapshot is read with one schema and the new columns show from the first snapshot
-   * written with them.
-   */
-  void followSchemaChanges() {
-    FileStoreTable latest = table.copyWithLatestSchema();
-    if (latest.schema().id() == table.schema().id()) {
-      return;
+  private long schemaIdOf(long snapshotId) {
+    try {
+      return table.snapshotManager().snapshot(snapshotId).schemaId();
+    } catch (RuntimeException e) {
+      // the snapshot expired while its changelog is kept (changelog.num-retained): use the latest
+      return table.copyWithLatestSchema().schema().id();
     }
-    ReaderPosition next = reader.position();
+  }
+
+  private void reopenOnLatestSchema(ReaderPosition at) {
+    FileStoreTable latest = table.copyWithLatestSchema();
     LOG.info(
-        "Table {} changed to schema {} ({}); reading on from {}",
+        "Table {} changed to schema {} {}; reading on from {}",
         assignment.table(),
         latest.schema().id(),
         latest.rowType(),
-        next);
+        at);
     reader.close();
     table = latest;
-    // the start position is irrelevant when restoring
-    reader = open(new StartPosition.Latest(), Optional.of(next));
+    // the start position does not matter when restoring
+    reader = open(new StartPosition.Latest(), Optional.of(at));
   }
 
   /** The records of one batch, each carrying the offset just after its change. */
