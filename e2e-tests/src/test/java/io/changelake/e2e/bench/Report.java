@@ -104,7 +104,12 @@ final class Report {
         .append(settings.commitIntervalMs() / 1000.0)
         .append(" s; the worker commits the do-nothing sink's offsets every second. A run ends")
         .append(" when the connector's consumer group has committed the last offset of every")
-        .append(" partition (for Changelake: after the Paimon commit holding it).\n\n");
+        .append(" partition (for Changelake: after the Paimon commit holding it; for Iceberg:")
+        .append(" when its workers hand their files to the commit coordinator). Baselines:")
+        .append(" Iceberg's `iceberg-kafka-connect` ")
+        .append(BenchPlugins.ICEBERG_VERSION)
+        .append(" (Hadoop catalog on local disk, tables auto-created, Parquet) and a do-nothing")
+        .append(" sink, each installed as its own plugin next to the Changelake plugin.\n\n");
   }
 
   private String eventSizeText() {
@@ -336,6 +341,10 @@ final class Report {
         .append(" every update and delete to primary-key tables (deduplicate merge engine).\n\n");
     sinkTable("events/s", "events_per_s", "%,.0f");
     md.append("\n![sink throughput](charts/sink-throughput.png)\n\n");
+    md.append("Steady-state rate: events committed between the first and the last commit the")
+        .append(" run saw, divided by the time between them (leaves out start-up and the wait")
+        .append(" for the final commit; needs at least two commits in the run):\n\n");
+    sinkTable("events/s", "steady_events_per_s", "%,.0f");
     md.append("CPU per event, whole JVM (broker included: it serves the same fetches to every")
         .append(" sink), in µs (lower is better):\n\n");
     sinkTable("µs/event", "cpu_us_per_event", "%.1f");
