@@ -175,7 +175,8 @@ public final class ChangelakeSinkConnector extends SinkConnector {
     if (start >= 0) {
       int end = message.indexOf(' ', start + "configuration ".length());
       if (end > 0) {
-        return message.substring(start + "configuration ".length(), end);
+        String key = message.substring(start + "configuration ".length(), end);
+        return key.endsWith(":") ? key.substring(0, key.length() - 1) : key;
       }
     }
     return ChangelakeSinkConfig.TABLE_PREFIX + "option.*";

@@ -47,6 +47,7 @@ class ChangelakeSinkConnectorTest {
         "table.merge-engine|replace|table.merge-engine|Unknown merge engine",
         "route.table.format|${source.tbl}|route.table.format|Unknown placeholder",
         "schema.evolution.add-column|MAYBE|schema.evolution.add-column|APPLY",
+        "table.orders.bucket|4|table.orders.bucket|Unknown table setting 'bucket'",
       })
   void rejectsWrongCombinationsNamingKeyAndFix(
       String key, String value, String errorKey, String fix) {
