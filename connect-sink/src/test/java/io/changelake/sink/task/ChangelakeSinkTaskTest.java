@@ -138,6 +138,63 @@ class ChangelakeSinkTaskTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
   }
 
+  static final Schema FLAT =
+      SchemaBuilder.struct()
+          .name("payments.Value")
+          .field("account", Schema.INT32_SCHEMA)
+          .field("amount", Schema.OPTIONAL_INT64_SCHEMA)
+          .field("__op", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__deleted", Schema.OPTIONAL_STRING_SCHEMA)
+          .field("__lsn", Schema.OPTIONAL_INT64_SCHEMA)
+          .build();
+
+  static SinkRecord flat(long offset, int account, Long amount, String op, String deleted) {
+    Struct value =
+        amount == null && op == null
+            ? null
+            : new Struct(FLAT)
+                .put("account", account)
+                .put("amount", amount)
+                .put("__op", op)
+                .put("__deleted", deleted)
+                .put("__lsn", 1000L + offset);
+    return new SinkRecord(
+        PARTITION.topic(),
+        PARTITION.partition(),
+        KEY,
+        new Struct(KEY).put("account", account),
+        value == null ? null : FLAT,
+        value,
+        offset);
+  }
+
+  @Test
+  void flattenedRowsWithRewrittenAndTombstoneDeletes() throws Exception {
+    Map<String, String> props = props();
+    props.put("input.format", "flattened");
+    props.put("route.table.format", "flat_payments");
+    props.put("table.merge-engine", "deduplicate");
+    ChangelakeSinkTask task = new ChangelakeSinkTask();
+    task.initialize(new Context());
+    task.start(props);
+    task.open(List.of(PARTITION));
+
+    task.put(
+        List.of(
+            flat(0, 1, 10L, "c", "false"),
+            flat(1, 2, 20L, "c", "false"),
+            flat(2, 3, 30L, "r", "false"),
+            flat(3, 1, 11L, "u", "false"),
+            // delete.tombstone.handling.mode=rewrite: the old row with __deleted=true
+            flat(4, 2, 20L, "d", "true"),
+            // the transform's default: the delete is a tombstone
+            flat(5, 3, null, null, null)));
+    task.close(List.of(PARTITION));
+    task.stop();
+
+    assertThat(rows("flat_payments")).containsExactly(values(1, 11L));
+  }
+
   /** The little of SinkTaskContext the task uses. */
   static final class Context implements SinkTaskContext {
     @Override
