@@ -373,16 +373,18 @@ class ChangelakeBenchmark {
         loader.createTopics(rows.topics(), 1);
         int[] next = {0};
         loader.load(sourceTableRows, () -> rows.upsert(0, next[0]++));
-        runner.run(
-            "source-fill",
+        Map<String, String> fill =
             Sinks.changelake(
                 "srcfill\\.public\\..*",
                 1,
                 Converter.JSON,
                 sourceWarehouse,
                 settings.commitIntervalMs(),
-                "deduplicate"),
-            rows.topics());
+                "deduplicate");
+        // the tables' changelog (lookup producer) is written by compaction: let one happen
+        fill.put("compaction.interval.ms", "1000");
+        Path warehouse = sourceWarehouse;
+        runner.run("source-fill", fill, rows.topics(), () -> awaitCompaction(warehouse, "t000"));
       }
       SourceThroughput source = new SourceThroughput(platform, loader, runner);
       for (int run = 1; run <= settings.repetitions(); run++) {
@@ -407,6 +409,20 @@ class ChangelakeBenchmark {
     }
     if (!failures.isEmpty()) {
       throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  private static void awaitCompaction(Path warehouse, String table) {
+    try (LakeSnapshots lake = new LakeSnapshots(warehouse, "bench", table)) {
+      long deadline = System.nanoTime() + java.time.Duration.ofMinutes(3).toNanos();
+      while (!lake.compacted()) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("no compaction of bench." + table + " within 3 minutes");
+        }
+        SinkRunner.sleep(250);
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -38,6 +38,23 @@ final class LakeSnapshots implements AutoCloseable {
     }
   }
 
+  /** True once a compaction has committed: tables with a lookup changelog need one for it. */
+  boolean compacted() {
+    try {
+      var snapshots = ((FileStoreTable) catalog.getTable(table)).snapshotManager();
+      Long latest = snapshots.latestSnapshotId();
+      Long earliest = snapshots.earliestSnapshotId();
+      for (long id = latest == null ? 0 : latest; earliest != null && id >= earliest; id--) {
+        if (snapshots.snapshot(id).commitKind() == org.apache.paimon.Snapshot.CommitKind.COMPACT) {
+          return true;
+        }
+      }
+      return false;
+    } catch (Catalog.TableNotExistException e) {
+      return false;
+    }
+  }
+
   SnapshotRows read(long snapshotId) {
     try {
       FileStoreTable t = (FileStoreTable) catalog.getTable(table);

@@ -70,6 +70,8 @@ final class LatencyProbe {
             warehouse,
             commitIntervalMs,
             "deduplicate");
+    // the changelog (lookup producer) is written by compaction: compact at the commit interval
+    sink.put("compaction.interval.ms", String.valueOf(commitIntervalMs));
     Map<String, String> source = new HashMap<>();
     source.put("connector.class", "io.changelake.source.ChangelakeSourceConnector");
     source.put("tasks.max", "1");
@@ -93,6 +95,7 @@ final class LatencyProbe {
           daemon("bench-snapshot-watch", () -> watchSnapshots(warehouse, inSnapshot, watching)));
       watchers.add(
           daemon("bench-changelog-watch", () -> watchChangelog(changelogTopic, onTopic, watching)));
+      awaitPipelineReady(pg, inSnapshot);
       insertAtRate(pg, seconds, rate, committed);
       long deadline =
           System.nanoTime() + Duration.ofMillis(3 * commitIntervalMs + 30_000).toNanos();
@@ -130,6 +133,24 @@ final class LatencyProbe {
     }
     return new Outcome(
         toSnapshot, toChangelog, committed.size(), missingSnapshot, missingChangelog);
+  }
+
+  /**
+   * Inserts row 0 and waits until it is in a committed snapshot: Debezium's start (slot,
+   * publication, initial snapshot) and the table's creation are not part of the steady state.
+   */
+  private void awaitPipelineReady(PostgresServer pg, Map<Long, Long> inSnapshot) {
+    pg.execute(DATABASE, "INSERT INTO public." + TABLE + " (id, v, note) VALUES (0, 1, 'ready')");
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    while (!inSnapshot.containsKey(0L)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "the first row never reached the lake table\n"
+                + platform.describe("lat-debezium")
+                + platform.describe("lat-sink"));
+      }
+      SinkRunner.sleep(200);
+    }
   }
 
   /** One row per 1/rate seconds, each its own transaction; records when each commit returned. */

@@ -49,6 +49,12 @@ final class SinkRunner implements AutoCloseable {
   }
 
   Measurement run(String name, Map<String, String> config, Collection<String> topics) {
+    return run(name, config, topics, () -> {});
+  }
+
+  /** Like {@link #run}, then runs {@code beforeRemove} while the connector still runs. */
+  Measurement run(
+      String name, Map<String, String> config, Collection<String> topics, Runnable beforeRemove) {
     Map<TopicPartition, Long> end = endOffsets(topics);
     long events = end.values().stream().mapToLong(Long::longValue).sum();
     Duration timeout = Duration.ofSeconds(Math.max(180, events / 1000));
@@ -105,6 +111,7 @@ final class SinkRunner implements AutoCloseable {
           lastCommitNanos > firstCommitNanos
               ? (lastCommitted - firstCommitted) / ((lastCommitNanos - firstCommitNanos) / 1e9)
               : Double.NaN;
+      beforeRemove.run();
       return new Measurement(events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9, steady);
     } finally {
       remove(name, threadPrefix);
