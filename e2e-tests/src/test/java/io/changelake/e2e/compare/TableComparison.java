@@ -20,8 +20,15 @@ public final class TableComparison {
 
   private TableComparison() {}
 
-  /** Where a lake table lives. */
-  public record LakeTable(Map<String, String> catalogOptions, String database, String table) {
+  /** Something that reads the rows of a table, named by its {@code toString()}. */
+  public interface TableReader {
+    List<Map<String, Object>> read();
+  }
+
+  /** Where a Paimon table lives. */
+  public record LakeTable(Map<String, String> catalogOptions, String database, String table)
+      implements TableReader {
+    @Override
     public List<Map<String, Object>> read() {
       return LakeTableReader.read(catalogOptions, database, table);
     }
@@ -134,7 +141,7 @@ public final class TableComparison {
    */
   public static void awaitEqual(
       Supplier<DbTableReader.Contents> db,
-      LakeTable lake,
+      TableReader lake,
       Duration timeout,
       Supplier<String> failure) {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -168,14 +175,14 @@ public final class TableComparison {
   }
 
   /** Fails at once, with a readable diff, unless the tables are equal now. */
-  public static void assertEqual(DbTableReader.Contents db, LakeTable lake) {
+  public static void assertEqual(DbTableReader.Contents db, TableReader lake) {
     List<String> diffs = differences(db, lake.read());
     if (!diffs.isEmpty()) {
       throw new AssertionError(report(db, lake, diffs));
     }
   }
 
-  private static String report(DbTableReader.Contents db, LakeTable lake, List<String> diffs) {
+  private static String report(DbTableReader.Contents db, TableReader lake, List<String> diffs) {
     StringBuilder s =
         new StringBuilder(
             lake
