@@ -5,10 +5,12 @@ import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourcePartition;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
@@ -43,6 +45,14 @@ final class PooledTableWriter implements TableWriter {
   private final List<ManifestCommittable> pending = new ArrayList<>();
   private final List<Map<SourcePartition, Long>> pendingOffsets = new ArrayList<>();
   private long rowsSinceCommit;
+  // a truncate whose commit failed: retried, alone and first, by the next commit or truncate
+  private ManifestCommittable pendingTruncate;
+  private Map<SourcePartition, Long> pendingTruncateOffsets;
+  // lookups must see this writer's uncommitted rows: hashes of keys written since the last commit,
+  // tracked from the first lookup on (tables never looked up pay nothing)
+  private boolean trackingKeys;
+  private final Set<Integer> writtenKeyHashes = new HashSet<>();
+  private KeyLookup lookup;
   private long lastUsedNanos = System.nanoTime();
   private RuntimeException failure;
 
@@ -74,6 +84,7 @@ final class PooledTableWriter implements TableWriter {
     write = table.newWrite(commitUser).withIOManager(ioManager);
     write.withMemoryPoolFactory(memory.registering(this));
     commit = table.newCommit(commitUser);
+    lookup = null;
     // identifiers must keep growing across restarts: a stale one is silently dropped as committed
     long afterLatest =
         table
@@ -96,6 +107,9 @@ final class PooledTableWriter implements TableWriter {
     try {
       write.write(row);
       rowsSinceCommit++;
+      if (trackingKeys) {
+        writtenKeyHashes.add(lookup().keyHash(row));
+      }
     } catch (Exception e) {
       throw fail("Writing a " + row.getRowKind().shortString() + " row", e);
     }
@@ -105,6 +119,8 @@ final class PooledTableWriter implements TableWriter {
   public CommitResult commit(Map<SourcePartition, Long> offsets) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
+    // rows written after a truncate must land after it
+    commitPendingTruncate();
     long rows = rowsSinceCommit;
     long id = nextIdentifier;
     List<CommitMessage> messages;
@@ -124,6 +140,7 @@ final class PooledTableWriter implements TableWriter {
       pendingOffsets.add(Map.copyOf(offsets));
     }
     rowsSinceCommit = 0;
+    writtenKeyHashes.clear();
     if (pending.isEmpty()) {
       return new CommitResult(identifier, id, OptionalLong.empty(), rows);
     }
@@ -184,6 +201,114 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
+  public CommitResult truncate(Map<SourcePartition, Long> offsets) {
+    checkUsable();
+    lastUsedNanos = System.nanoTime();
+    long rows = rowsSinceCommit;
+    // rows written since the last commit precede the truncate, which would delete them: their
+    // files are never committed, so the truncate is one snapshot and there is no crash window
+    // in which they are committed with offsets past the truncate
+    List<CommitMessage> discarded;
+    try {
+      discarded = write.prepareCommit(false, nextIdentifier);
+    } catch (Exception e) {
+      throw fail("Preparing the truncate", e);
+    }
+    nextIdentifier++;
+    commit.abort(discarded);
+    // older failed commits may or may not have landed; the truncate deletes their rows either way
+    pending.clear();
+    pendingOffsets.clear();
+    rowsSinceCommit = 0;
+    writtenKeyHashes.clear();
+    // the bucket writers remember the files they wrote; start afresh on the emptied table
+    closeQuietlyForReopen();
+    open(table);
+    long id = nextIdentifier++;
+    ManifestCommittable truncation = new ManifestCommittable(id);
+    OffsetProperties.encode(offsets).forEach(truncation::addProperty);
+    pendingTruncate = truncation;
+    pendingTruncateOffsets = Map.copyOf(offsets);
+    OptionalLong snapshotId = commitPendingTruncate();
+    return new CommitResult(identifier, id, snapshotId, rows);
+  }
+
+  /**
+   * Commits the pending truncate as an overwrite of the whole table with nothing. It goes through
+   * {@code filterAndCommitMultiple} like every commit: when a failed attempt had in fact landed,
+   * this commit user's newer identifier filters the retry out, so a retry never deletes rows
+   * written after the truncate.
+   */
+  private OptionalLong commitPendingTruncate() {
+    if (pendingTruncate == null) {
+      return OptionalLong.empty();
+    }
+    long id = pendingTruncate.identifier();
+    // with dynamic partition overwrite (Paimon's default) an overwrite without rows deletes nothing
+    FileStoreTable whole =
+        table.copy(Map.of(CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(), "false"));
+    try (TableCommitImpl overwrite = whole.newCommit(commitUser).withOverwrite(Map.of())) {
+      overwrite.filterAndCommitMultiple(List.of(pendingTruncate));
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "Truncating table "
+              + identifier.getFullName()
+              + " (commit "
+              + id
+              + " by '"
+              + commitUser
+              + "') failed; the truncate stays pending and the next commit or truncate retries"
+              + " it: "
+              + e.getMessage(),
+          e);
+    }
+    OptionalLong snapshotId = snapshotOf(id);
+    if (snapshotId.isPresent()) {
+      try {
+        new OffsetFallbackStore(table)
+            .record(commitUser, snapshotId.getAsLong(), pendingTruncateOffsets);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "Truncating table "
+                + identifier.getFullName()
+                + " committed snapshot "
+                + snapshotId.getAsLong()
+                + ", but recording its offsets outside the snapshot failed; the truncate stays"
+                + " pending and the next commit or truncate retries it (Paimon skips the"
+                + " snapshot that landed): "
+                + e.getMessage(),
+            e);
+      }
+    }
+    pendingTruncate = null;
+    pendingTruncateOffsets = null;
+    return snapshotId;
+  }
+
+  @Override
+  public Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets) {
+    checkUsable();
+    lastUsedNanos = System.nanoTime();
+    KeyLookup keys = lookup();
+    boolean mayBeUncommitted =
+        trackingKeys
+            ? writtenKeyHashes.contains(keys.keyHash(keyRow))
+            : rowsSinceCommit > 0; // keys written before the first lookup are unknown
+    trackingKeys = true;
+    if (mayBeUncommitted || !pending.isEmpty() || pendingTruncate != null) {
+      commit(offsets);
+    }
+    return keys.find(keyRow);
+  }
+
+  private KeyLookup lookup() {
+    if (lookup == null) {
+      lookup = new KeyLookup(table);
+    }
+    return lookup;
+  }
+
+  @Override
   public CommitResult reopen(Map<SourcePartition, Long> offsets) {
     CommitResult result = commit(offsets);
     closeQuietlyForReopen();
@@ -201,7 +326,7 @@ final class PooledTableWriter implements TableWriter {
 
   @Override
   public boolean hasUncommittedRows() {
-    return rowsSinceCommit > 0 || !pending.isEmpty();
+    return rowsSinceCommit > 0 || !pending.isEmpty() || pendingTruncate != null;
   }
 
   long idleNanos(long now) {

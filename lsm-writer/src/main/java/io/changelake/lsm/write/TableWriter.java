@@ -3,6 +3,7 @@ package io.changelake.lsm.write;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.table.FileStoreTable;
 
@@ -51,6 +52,44 @@ public interface TableWriter {
    */
   CommitResult reopen(Map<SourcePartition, Long> offsets);
 
-  /** True when rows were written since the last commit. */
+  /**
+   * Empties the table in one snapshot of its own (an overwrite with nothing) whose properties hold
+   * {@code offsets}, the next offset to consume per partition, i.e. past the truncate record.
+   *
+   * <p>Rows written since the last commit precede the truncate, which deletes them anyway: they are
+   * discarded, not committed first, so no snapshot can record offsets past the truncate without the
+   * truncate itself. Earlier failed commits still pending are dropped for the same reason. The
+   * truncate takes the next commit identifier: rows written after it commit with larger ones.
+   *
+   * <p>Idempotent: when the truncate commit fails it stays pending, and the next {@link #commit} or
+   * {@code truncate} retries it before anything else; if the failed attempt had landed, Paimon
+   * filters the retry out (this commit user already committed its identifier), so a retry never
+   * deletes rows committed after the truncate. A task that crashed after the truncate resumes from
+   * the offsets it recorded and never sees the truncate record again.
+   *
+   * <p>Overwrite snapshots carry no changelog: changelog readers of the table do not see the
+   * truncated rows as deletes.
+   *
+   * @return the truncate's commit, with its snapshot (empty only when it had landed before)
+   */
+  CommitResult truncate(Map<SourcePartition, Long> offsets);
+
+  /**
+   * The row currently stored under the primary key of {@code keyRow} (a row of this writer's row
+   * type; only its primary-key fields are read), merged as the table's merge engine merges it, or
+   * empty when there is none (never written, or deleted).
+   *
+   * <p>Exact also for this writer's own uncommitted rows: when the key was written since the last
+   * commit (or rows were written before the writer's first lookup, when keys were not tracked yet),
+   * the writer first commits with {@code offsets}, exactly like {@link #commit}, then reads. Pass
+   * the offsets {@link #commit} would get at this point. Rows other writers have not committed yet
+   * are not seen.
+   *
+   * <p>Cost: see {@link KeyLookup} (one scan plan and a read of the key's bucket per call), plus a
+   * commit when the key was just written.
+   */
+  Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets);
+
+  /** True when rows were written since the last commit, or a commit or truncate is pending. */
   boolean hasUncommittedRows();
 }

@@ -1,0 +1,204 @@
+package io.changelake.lsm.write;
+
+import static io.changelake.lsm.testing.LakeRows.delete;
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.update;
+import static io.changelake.lsm.testing.LakeRows.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableSpec;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TableWriterLookupTest {
+  private static final SourcePartition P0 = new SourcePartition("db.inventory.orders", 0);
+
+  @TempDir Path dir;
+  private Catalog catalog;
+  private final Identifier orders = Identifier.create("shop", "orders");
+
+  @BeforeEach
+  void createTable() {
+    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
+    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 4));
+  }
+
+  @AfterEach
+  void closeCatalog() throws Exception {
+    catalog.close();
+  }
+
+  private WriterPool pool(String user) {
+    return new WriterPool(
+        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+  }
+
+  private FileStoreTable table() {
+    return LakeTables.open(catalog, orders);
+  }
+
+  private static List<Object> found(Optional<InternalRow> row) {
+    assertThat(row).isPresent();
+    return LakeRows.toJava(row.get(), TestTables.ID_NAME_AMOUNT);
+  }
+
+  @Test
+  void findsCommittedRowsAndNothingForMissingOrDeletedKeys() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      for (int id = 1; id <= 20; id++) {
+        writer.write(insert(id, "item-" + id, (long) id));
+      }
+      writer.commit(Map.of(P0, 20L));
+      writer.write(update(7, "item-7b", 70L));
+      writer.write(delete(9, null, null));
+      writer.commit(Map.of(P0, 22L));
+
+      // only the key columns of the probe matter
+      assertThat(found(writer.lookup(insert(7, null, null), Map.of(P0, 22L))))
+          .isEqualTo(values(7, "item-7b", 70L));
+      assertThat(found(writer.lookup(insert(13, "ignored", 0L), Map.of(P0, 22L))))
+          .isEqualTo(values(13, "item-13", 13L));
+      assertThat(writer.lookup(insert(9, null, null), Map.of(P0, 22L))).isEmpty();
+      assertThat(writer.lookup(insert(99, null, null), Map.of(P0, 22L))).isEmpty();
+    }
+  }
+
+  @Test
+  void aKeyUpdatedInTheUncommittedBatchIsCommittedFirstAndFoundExactly() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.write(insert(2, "b", 2L));
+      writer.commit(Map.of(P0, 2L));
+      // starts key tracking; nothing uncommitted, so nothing to commit
+      assertThat(found(writer.lookup(insert(1, null, null), Map.of(P0, 2L))))
+          .isEqualTo(values(1, "a", 1L));
+
+      writer.write(insert(3, "c", 3L));
+      writer.write(update(3, "c2", 33L));
+      writer.write(update(1, "a2", 11L));
+
+      assertThat(found(writer.lookup(insert(3, null, null), Map.of(P0, 5L))))
+          .isEqualTo(values(3, "c2", 33L));
+      assertThat(writer.hasUncommittedRows()).as("the lookup committed the batch").isFalse();
+      assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 5L));
+      assertThat(found(writer.lookup(insert(1, null, null), Map.of(P0, 5L))))
+          .isEqualTo(values(1, "a2", 11L));
+    }
+  }
+
+  @Test
+  void aKeyNotWrittenSinceTheLastCommitIsReadWithoutCommitting() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.commit(Map.of(P0, 1L));
+      writer.lookup(insert(1, null, null), Map.of(P0, 1L));
+      writer.write(insert(2, "uncommitted", 2L));
+
+      assertThat(found(writer.lookup(insert(1, null, null), Map.of(P0, 2L))))
+          .isEqualTo(values(1, "a", 1L));
+
+      assertThat(writer.hasUncommittedRows()).isTrue();
+      assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 1L));
+    }
+  }
+
+  @Test
+  void theFirstLookupCommitsRowsWrittenBeforeKeysWereTracked() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.write(update(1, "a2", 2L));
+
+      assertThat(found(writer.lookup(insert(1, null, null), Map.of(P0, 2L))))
+          .isEqualTo(values(1, "a2", 2L));
+      assertThat(writer.hasUncommittedRows()).isFalse();
+    }
+  }
+
+  @Test
+  void seesRowsOtherWritersCommittedAfterTheWriterOpened() {
+    try (WriterPool pool = pool("sink-0");
+        WriterPool other = pool("sink-1")) {
+      TableWriter writer = pool.writer(orders);
+      assertThat(writer.lookup(insert(5, null, null), Map.of(P0, 0L))).isEmpty();
+      TableWriter otherWriter = other.writer(orders);
+      otherWriter.write(insert(5, "from sink-1", 5L));
+      otherWriter.commit(Map.of(new SourcePartition("db.inventory.orders", 1), 1L));
+
+      assertThat(found(writer.lookup(insert(5, null, null), Map.of(P0, 0L))))
+          .isEqualTo(values(5, "from sink-1", 5L));
+    }
+  }
+
+  @Test
+  void findsByACompositeKeyInAPartitionedPartialUpdateTable() {
+    Identifier byRegion = Identifier.create("shop", "by_region");
+    RowType rowType =
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("region", DataTypes.STRING().notNull())
+            .field("amount", DataTypes.BIGINT())
+            .build();
+    LakeTables.createOrOpen(
+        catalog,
+        new TableSpec(
+            byRegion,
+            rowType,
+            List.of("id", "region"),
+            List.of("region"),
+            2,
+            MergeEngine.PARTIAL_UPDATE,
+            ChangelogProducer.NONE,
+            List.of(),
+            Map.of()));
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(byRegion);
+      writer.write(insert(1, "eu", 10L));
+      writer.write(insert(1, "us", 20L));
+      writer.commit(Map.of(P0, 2L));
+      writer.write(insert(1, "eu", null)); // partial update: amount stays
+
+      Optional<InternalRow> eu = writer.lookup(insert(1, "eu", null), Map.of(P0, 3L));
+      Optional<InternalRow> us = writer.lookup(insert(1, "us", null), Map.of(P0, 3L));
+
+      assertThat(LakeRows.toJava(eu.orElseThrow(), rowType)).isEqualTo(values(1, "eu", 10L));
+      assertThat(LakeRows.toJava(us.orElseThrow(), rowType)).isEqualTo(values(1, "us", 20L));
+      assertThat(writer.lookup(insert(1, "apac", null), Map.of(P0, 3L))).isEmpty();
+    }
+  }
+
+  @Test
+  void tablesWithoutPrimaryKeyCannotBeLookedUp() throws Exception {
+    Identifier log = Identifier.create("shop", "log");
+    catalog.createTable(log, Schema.newBuilder().column("id", DataTypes.INT()).build(), false);
+    FileStoreTable table = (FileStoreTable) catalog.getTable(log);
+    assertThatThrownBy(() -> new KeyLookup(table))
+        .hasMessageContaining("shop.log")
+        .hasMessageContaining("no primary key");
+  }
+}
