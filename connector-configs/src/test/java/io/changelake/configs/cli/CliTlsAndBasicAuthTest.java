@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -119,7 +120,7 @@ class CliTlsAndBasicAuthTest {
   }
 
   private static void keytool(String... args) throws Exception {
-    List<String> command = new java.util.ArrayList<>();
+    List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -165,6 +166,18 @@ class CliTlsAndBasicAuthTest {
         .contains("answered 401: User cannot access the resource.")
         .contains("--user and --password")
         .doesNotContain("wrong");
+  }
+
+  @Test
+  void anUntrustedCertificateIsRefusedUnlessInsecure() {
+    CliRun refused = CliRun.of("status", "--connect-url", url, "-u", "ops", "--password=s3cret");
+    assertThat(refused.exitCode()).as(refused.all()).isEqualTo(ExitCodes.CONNECT_ERROR);
+    assertThat(refused.err()).contains("Cannot reach Kafka Connect at " + url);
+
+    CliRun insecure =
+        CliRun.of("status", "--connect-url", url, "-u", "ops", "--password=s3cret", "--insecure");
+    assertThat(insecure.exitCode()).as(insecure.all()).isEqualTo(ExitCodes.OK);
+    assertThat(insecure.out()).contains("orders (sink): RUNNING");
   }
 
   @Test
