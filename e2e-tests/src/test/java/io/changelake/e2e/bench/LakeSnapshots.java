@@ -38,20 +38,14 @@ final class LakeSnapshots implements AutoCloseable {
     }
   }
 
-  /** True once a compaction has committed: tables with a lookup changelog need one for it. */
-  boolean compacted() {
+  /** The kind of the latest snapshot (APPEND, COMPACT, ...), or null without snapshots. */
+  String latestCommitKind() {
     try {
       var snapshots = ((FileStoreTable) catalog.getTable(table)).snapshotManager();
       Long latest = snapshots.latestSnapshotId();
-      Long earliest = snapshots.earliestSnapshotId();
-      for (long id = latest == null ? 0 : latest; earliest != null && id >= earliest; id--) {
-        if (snapshots.snapshot(id).commitKind() == org.apache.paimon.Snapshot.CommitKind.COMPACT) {
-          return true;
-        }
-      }
-      return false;
+      return latest == null ? null : snapshots.snapshot(latest).commitKind().name();
     } catch (Catalog.TableNotExistException e) {
-      return false;
+      return null;
     }
   }
 
