@@ -273,6 +273,79 @@ class ChangelakeSourceConnectorTest {
     assertThat(ids(kafka.awaitEvents("expiry_db.t", 4))).containsExactlyInAnyOrder(0, 1, 2, 3);
   }
 
+  @Test
+  void bucketsOfOneTableAreSplitAcrossTasks() throws Exception {
+    Identifier table = lake.createTable("split_db", "t", 4, "lookup");
+    for (int id = 0; id < 12; id++) {
+      lake.commit(table, upsert(id, "v", id));
+    }
+    kafka.configure("split", config("tables", "split_db.t", "tasks.max", "2"));
+    kafka.awaitRunning("split", 2);
+    assertThat(kafka.connect.taskConfigs("split"))
+        .extracting(task -> task.config().get("task.tables"))
+        .containsExactlyInAnyOrder("split_db.t@0,2", "split_db.t@1,3");
+    lake.commit(table, upsert(3, "v", 300), delete(4, "v", 4));
+    List<Event> events = kafka.awaitEvents("split_db.t", 15);
+    assertThat(ids(events.stream().filter(e -> !e.tombstone() && e.op().equals("r")).toList()))
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11);
+    assertThat(ChangeReplay.replay(events, COLUMNS)).isEqualTo(lake.rows(table));
+    assertKeysStayInOnePartition(events);
+  }
+
+  @Test
+  void inputAndNoneProducersPublishTheWritesAsDocumented() throws Exception {
+    Identifier input = lake.createTable("producers_db", "input_t", 1, "input");
+    Identifier none = lake.createTable("producers_db", "none_t", 1, "none");
+    for (Identifier table : List.of(input, none)) {
+      lake.commit(table, upsert(1, "x", 1), upsert(2, "y", 2));
+      lake.commit(
+          table,
+          LakeFixture.row(org.apache.paimon.types.RowKind.UPDATE_AFTER, 1, null, 10),
+          upsert(2, "y2", 2),
+          upsert(2, "y3", 3));
+      lake.commit(table, delete(2, null, null));
+    }
+    kafka.startConnector(
+        "producers",
+        config(
+            "tables.regex",
+            "producers_db\\..*",
+            "start.position",
+            "snapshot",
+            "start.snapshot.id",
+            "1"));
+
+    // input: every write, updates without a before image, the delete with what was written
+    assertThat(perKey(kafka.awaitEvents("producers_db.input_t", 7)))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                1, List.of("c:x:1", "u:null:10"),
+                2, List.of("c:y:2", "c:y2:2", "c:y3:3", "d:null:null", "tombstone")));
+    // none: the writes of one commit merged per key
+    assertThat(perKey(kafka.awaitEvents("producers_db.none_t", 6)))
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                1, List.of("c:x:1", "u:null:10"),
+                2, List.of("c:y:2", "c:y3:3", "d:null:null", "tombstone")));
+  }
+
+  /** Per key, in order: op:name:qty of each event (the old row for deletes). */
+  private static Map<Integer, List<String>> perKey(List<Event> events) {
+    return events.stream()
+        .collect(
+            Collectors.groupingBy(
+                Event::id,
+                Collectors.mapping(
+                    e -> {
+                      if (e.tombstone()) {
+                        return "tombstone";
+                      }
+                      var row = e.after() != null ? e.after() : e.before();
+                      return e.op() + ":" + row.getString("name") + ":" + row.get("qty");
+                    },
+                    Collectors.toList())));
+  }
+
   private static java.util.Optional<ConnectorStateInfo.TaskState> taskState(String connector) {
     return kafka.connect.connectorStatus(connector).tasks().stream().findFirst();
   }

@@ -94,8 +94,17 @@ final class ConnectFixture implements AutoCloseable {
   }
 
   void startConnector(String name, Map<String, String> config) {
-    connect.configureConnector(name, config);
+    configure(name, config);
     awaitRunning(name, 1);
+  }
+
+  /** Creates or updates a connector, retrying while the worker group rebalances (HTTP 409). */
+  void configure(String name, Map<String, String> config) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(
+            org.apache.kafka.connect.runtime.rest.errors.ConnectRestException.class)
+        .until(() -> connect.configureConnector(name, config) != null);
   }
 
   void awaitRunning(String name, int tasks) {
