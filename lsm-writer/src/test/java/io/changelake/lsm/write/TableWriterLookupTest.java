@@ -23,8 +23,10 @@ import java.util.Optional;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.AfterEach;
@@ -84,6 +86,18 @@ class TableWriterLookupTest {
       assertThat(writer.lookup(insert(9, null, null), Map.of(P0, 22L))).isEmpty();
       assertThat(writer.lookup(insert(99, null, null), Map.of(P0, 22L))).isEmpty();
     }
+    // the cost claim of KeyLookup: the key's filter plans the key's bucket only
+    FileStoreTable table = table();
+    List<Split> all = table.newReadBuilder().newScan().plan().splits();
+    List<Split> forKey =
+        table
+            .newReadBuilder()
+            .withFilter(new PredicateBuilder(table.rowType()).equal(0, 7))
+            .newScan()
+            .plan()
+            .splits();
+    assertThat(all).hasSize(4);
+    assertThat(forKey).hasSize(1);
   }
 
   @Test
