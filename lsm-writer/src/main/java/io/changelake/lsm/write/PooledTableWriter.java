@@ -211,11 +211,11 @@ final class PooledTableWriter implements TableWriter {
     List<CommitMessage> discarded;
     try {
       discarded = write.prepareCommit(false, nextIdentifier);
+      commit.abort(discarded);
     } catch (Exception e) {
-      throw fail("Preparing the truncate", e);
+      throw fail("Discarding the rows buffered before the truncate", e);
     }
     nextIdentifier++;
-    commit.abort(discarded);
     // older failed commits may or may not have landed; the truncate deletes their rows either way
     pending.clear();
     pendingOffsets.clear();
