@@ -1,5 +1,6 @@
 package io.changelake.source.record;
 
+import io.changelake.schema.ConnectMapping;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
@@ -36,7 +37,7 @@ final class StructMapper {
       fields.add(rowType.getFields().get(position));
       positions.add(position);
     }
-    this.schema = ConnectSchemas.structOf(schemaName, fields, optional);
+    this.schema = ConnectMapping.structOf(schemaName, fields, optional);
     this.columns = new ArrayList<>(fields.size());
     for (int i = 0; i < fields.size(); i++) {
       DataField field = fields.get(i);
@@ -62,7 +63,7 @@ final class StructMapper {
       Object value = column.getter().getFieldOrNull(row);
       struct.put(
           column.field().name(),
-          ConnectSchemas.valueOf(column.field().type(), column.schema(), value));
+          ConnectMapping.valueOf(column.field().type(), column.schema(), value));
     }
     return struct;
   }

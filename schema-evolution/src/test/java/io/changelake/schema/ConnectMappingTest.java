@@ -1,4 +1,4 @@
-package io.changelake.source.record;
+package io.changelake.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
@@ -19,13 +20,14 @@ import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class ConnectSchemasTest {
+class ConnectMappingTest {
 
   private static final long INSTANT_MILLIS = 1_700_000_000_123L; // 2023-11-14T22:13:20.123Z
 
@@ -78,19 +80,19 @@ class ConnectSchemasTest {
             DataTypes.TIMESTAMP(6),
             nanos,
             Schema.Type.INT64,
-            ConnectSchemas.MICRO_TIMESTAMP,
+            DebeziumTypes.MICRO_TIMESTAMP,
             INSTANT_MILLIS * 1000 + 456),
         row(
             DataTypes.TIMESTAMP(9),
             nanos,
             Schema.Type.INT64,
-            ConnectSchemas.NANO_TIMESTAMP,
+            DebeziumTypes.NANO_TIMESTAMP,
             INSTANT_MILLIS * 1_000_000 + 456_789),
         row(
             DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6),
             nanos,
             Schema.Type.STRING,
-            ConnectSchemas.ZONED_TIMESTAMP,
+            DebeziumTypes.ZONED_TIMESTAMP,
             "2023-11-14T22:13:20.123456789Z"),
         row(
             DataTypes.ARRAY(DataTypes.INT()),
@@ -121,23 +123,23 @@ class ConnectSchemasTest {
   @MethodSource("mappings")
   void mapsTypeAndValue(
       DataType type, Object internal, Schema.Type connectType, String name, Object expected) {
-    Schema schema = ConnectSchemas.schemaOf(type);
+    Schema schema = ConnectMapping.schemaOf(type);
     assertThat(schema.type()).isEqualTo(connectType);
     assertThat(schema.name()).isEqualTo(name);
     assertThat(schema.isOptional()).isTrue();
-    assertThat(ConnectSchemas.schemaOf(type.copy(false)).isOptional()).isFalse();
+    assertThat(ConnectMapping.schemaOf(type.copy(false)).isOptional()).isFalse();
 
-    Object value = ConnectSchemas.valueOf(type, schema, internal);
+    Object value = ConnectMapping.valueOf(type, schema, internal);
     assertThat(value).isEqualTo(expected);
-    assertThat(ConnectSchemas.valueOf(type, schema, null)).isNull();
+    assertThat(ConnectMapping.valueOf(type, schema, null)).isNull();
   }
 
   @Test
   void decimalsCarryDebeziumPrecisionParameter() {
-    Schema schema = ConnectSchemas.schemaOf(DataTypes.DECIMAL(10, 2));
+    Schema schema = ConnectMapping.schemaOf(DataTypes.DECIMAL(10, 2));
     assertThat(schema.parameters())
         .containsEntry(Decimal.SCALE_FIELD, "2")
-        .containsEntry(ConnectSchemas.DECIMAL_PRECISION, "10");
+        .containsEntry(DebeziumTypes.DECIMAL_PRECISION, "10");
   }
 
   @Test
@@ -146,10 +148,10 @@ class ConnectSchemasTest {
         DataTypes.ROW(
             DataTypes.FIELD(0, "street", DataTypes.STRING()),
             DataTypes.FIELD(1, "no", DataTypes.INT().notNull()));
-    Schema schema = ConnectSchemas.schemaOf(type);
+    Schema schema = ConnectMapping.schemaOf(type);
     Struct value =
         (Struct)
-            ConnectSchemas.valueOf(type, schema, GenericRow.of(BinaryString.fromString("Main"), 5));
+            ConnectMapping.valueOf(type, schema, GenericRow.of(BinaryString.fromString("Main"), 5));
     assertThat(value.getString("street")).isEqualTo("Main");
     assertThat(value.getInt32("no")).isEqualTo(5);
     assertThat(schema.field("no").schema().isOptional()).isFalse();
@@ -157,7 +159,7 @@ class ConnectSchemasTest {
 
   @Test
   void variantIsRefusedWithTheTypeNamed() {
-    assertThatThrownBy(() -> ConnectSchemas.schemaOf(DataTypes.VARIANT()))
+    assertThatThrownBy(() -> ConnectMapping.schemaOf(DataTypes.VARIANT()))
         .isInstanceOf(DataException.class)
         .hasMessageContaining("VARIANT");
   }
@@ -165,11 +167,106 @@ class ConnectSchemasTest {
   @Test
   void arraysOfStructsKeepTheirElementSchema() {
     DataType type = DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(0, "a", DataTypes.INT())));
-    Schema schema = ConnectSchemas.schemaOf(type);
+    Schema schema = ConnectMapping.schemaOf(type);
     @SuppressWarnings("unchecked")
     List<Struct> value =
         (List<Struct>)
-            ConnectSchemas.valueOf(type, schema, new GenericArray(new Object[] {GenericRow.of(9)}));
+            ConnectMapping.valueOf(type, schema, new GenericArray(new Object[] {GenericRow.of(9)}));
     assertThat(value).singleElement().satisfies(s -> assertThat(s.getInt32("a")).isEqualTo(9));
+  }
+
+  /**
+   * Round trip Paimon -> Connect -> Paimon over exactly the types the sink creates: {@link
+   * TypeMapping} applied to every Debezium schema of {@link TypeMappingTest}'s table, plus the
+   * types schema evolution widens columns to (TypeRules), each nullable and NOT NULL.
+   */
+  static Stream<Arguments> sinkCreatedTypes() {
+    Stream<DataType> mapped =
+        Stream.of(
+                TypeMappingTest.primitives(),
+                TypeMappingTest.decimals(),
+                TypeMappingTest.temporal(),
+                TypeMappingTest.semantic())
+            .flatMap(rows -> rows)
+            .map(args -> TypeMapping.toPaimon((Schema) args.get()[1]));
+    Stream<DataType> widened =
+        Stream.of(
+            // integers widened to decimals, and decimal growth keeping integer digits and scale
+            DataTypes.DECIMAL(3, 0),
+            DataTypes.DECIMAL(5, 0),
+            DataTypes.DECIMAL(10, 0),
+            DataTypes.DECIMAL(19, 0),
+            DataTypes.DECIMAL(6, 3),
+            // length growth, CHAR -> VARCHAR
+            DataTypes.VARCHAR(40),
+            DataTypes.CHAR(10));
+    return Stream.concat(mapped, widened)
+        .flatMap(type -> Stream.of(type.copy(true), type.copy(false)))
+        .distinct()
+        .map(Arguments::of);
+  }
+
+  /**
+   * The intended exceptions to the round trip: type root -> the type it comes back as. A plain
+   * Connect STRING carries no length; adding Debezium's {@code __debezium.source.column.*}
+   * parameters would claim a source column that does not exist, so CHAR(n)/VARCHAR(n) read back as
+   * STRING (for which the sink checks no length).
+   */
+  private static final Map<DataTypeRoot, DataType> ROUND_TRIP_EXCEPTIONS =
+      Map.of(
+          DataTypeRoot.CHAR, DataTypes.STRING(),
+          DataTypeRoot.VARCHAR, DataTypes.STRING());
+
+  private static DataType expectedBack(DataType type) {
+    return ROUND_TRIP_EXCEPTIONS.getOrDefault(type.getTypeRoot(), type).copy(type.isNullable());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sinkCreatedTypes")
+  void sinkCreatedTypesComeBackAsThemselves(DataType type) {
+    DataType back = TypeMapping.toPaimon(ConnectMapping.schemaOf(type));
+    assertThat(back.asSQLString()).isEqualTo(expectedBack(type).asSQLString());
+    assertThat(back).isEqualTo(expectedBack(type));
+  }
+
+  @Test
+  void everyRoundTripExceptionChangesATypeTheSinkCreates() {
+    List<DataType> changed =
+        sinkCreatedTypes()
+            .map(args -> (DataType) args.get()[0])
+            .filter(type -> !expectedBack(type).equals(type))
+            .collect(Collectors.toList());
+    assertThat(changed.stream().map(DataType::getTypeRoot))
+        .containsAll(ROUND_TRIP_EXCEPTIONS.keySet());
+  }
+
+  /**
+   * Types only other writers create: where they land when the topic is read back by the sink,
+   * widened without loss except where noted.
+   */
+  static Stream<Arguments> otherTypes() {
+    return Stream.of(
+        Arguments.of(DataTypes.BINARY(2), DataTypes.BYTES()),
+        Arguments.of(DataTypes.VARBINARY(5), DataTypes.BYTES()),
+        Arguments.of(DataTypes.TIME(0), DataTypes.TIME(3)),
+        Arguments.of(DataTypes.TIMESTAMP(0), DataTypes.TIMESTAMP(3)),
+        Arguments.of(DataTypes.TIMESTAMP(4), DataTypes.TIMESTAMP(6)),
+        Arguments.of(DataTypes.TIMESTAMP(7), DataTypes.TIMESTAMP(9)),
+        Arguments.of(
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3),
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)),
+        // narrower: a value with sub-microsecond digits is refused by the sink, never rounded
+        Arguments.of(
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(9),
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)),
+        Arguments.of(
+            DataTypes.MULTISET(DataTypes.STRING().notNull()),
+            DataTypes.MAP(DataTypes.STRING().notNull(), DataTypes.INT().notNull())));
+  }
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @MethodSource("otherTypes")
+  void otherTypesComeBackWidenedLosslessly(DataType type, DataType expected) {
+    assertThat(TypeMapping.toPaimon(ConnectMapping.schemaOf(type))).isEqualTo(expected);
   }
 }

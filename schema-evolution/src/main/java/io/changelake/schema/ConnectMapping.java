@@ -1,4 +1,4 @@
-package io.changelake.source.record;
+package io.changelake.schema;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -27,23 +27,21 @@ import org.apache.paimon.types.RowType;
 import org.apache.paimon.types.TimestampType;
 
 /**
- * Paimon types to Kafka Connect schemas and Paimon's internal values to Connect values — the
- * reverse of schema-evolution's Connect-to-Paimon mapping (it belongs next to it eventually).
+ * The reverse of {@link TypeMapping}: the Kafka Connect schema of a Paimon type, and the Connect
+ * value of one of Paimon's internal values. The changelog source emits records with it.
  *
- * <p>Temporal types use the schemas Debezium emits, so Debezium-aware consumers (its JDBC sink)
- * read them back at full precision: TIMESTAMP(0..3) is Connect's {@code Timestamp}, (4..6) {@code
- * io.debezium.time.MicroTimestamp}, (7..9) {@code io.debezium.time.NanoTimestamp}; TIMESTAMP WITH
- * LOCAL TIME ZONE is {@code io.debezium.time.ZonedTimestamp} (ISO-8601 in UTC). Decimals carry
- * Debezium's {@code connect.decimal.precision} parameter.
+ * <p>Temporal types use the schemas Debezium emits, so Debezium-aware consumers (its JDBC sink, or
+ * a Changelake sink reading the topic back) get them at full precision: TIMESTAMP(0..3) is
+ * Connect's {@code Timestamp}, (4..6) {@code io.debezium.time.MicroTimestamp}, (7..9) {@code
+ * io.debezium.time.NanoTimestamp}; TIMESTAMP WITH LOCAL TIME ZONE is {@code
+ * io.debezium.time.ZonedTimestamp} (ISO-8601 in UTC). Decimals carry Debezium's {@code
+ * connect.decimal.precision} parameter. Every type {@link TypeMapping} creates comes back through
+ * {@link TypeMapping#toPaimon} as itself, except CHAR(n)/VARCHAR(n), which become STRING: a plain
+ * Connect string carries no length.
  */
-public final class ConnectSchemas {
+public final class ConnectMapping {
 
-  public static final String MICRO_TIMESTAMP = "io.debezium.time.MicroTimestamp";
-  public static final String NANO_TIMESTAMP = "io.debezium.time.NanoTimestamp";
-  public static final String ZONED_TIMESTAMP = "io.debezium.time.ZonedTimestamp";
-  public static final String DECIMAL_PRECISION = "connect.decimal.precision";
-
-  private ConnectSchemas() {}
+  private ConnectMapping() {}
 
   /** The Connect schema of a Paimon type; optional exactly when the type is nullable. */
   public static Schema schemaOf(DataType type) {
@@ -83,7 +81,7 @@ public final class ConnectSchemas {
       case DECIMAL -> {
         DecimalType decimal = (DecimalType) type;
         yield Decimal.builder(decimal.getScale())
-            .parameter(DECIMAL_PRECISION, Integer.toString(decimal.getPrecision()));
+            .parameter(DebeziumTypes.DECIMAL_PRECISION, Integer.toString(decimal.getPrecision()));
       }
       case DATE -> Date.builder();
       // Paimon keeps TIME as milliseconds of the day whatever its precision
@@ -93,9 +91,11 @@ public final class ConnectSchemas {
         if (precision <= 3) {
           yield Timestamp.builder();
         }
-        yield SchemaBuilder.int64().name(precision <= 6 ? MICRO_TIMESTAMP : NANO_TIMESTAMP);
+        yield SchemaBuilder.int64()
+            .name(precision <= 6 ? DebeziumTypes.MICRO_TIMESTAMP : DebeziumTypes.NANO_TIMESTAMP);
       }
-      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> SchemaBuilder.string().name(ZONED_TIMESTAMP);
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+          SchemaBuilder.string().name(DebeziumTypes.ZONED_TIMESTAMP);
       case ARRAY -> SchemaBuilder.array(schemaOf(((ArrayType) type).getElementType()));
       case MULTISET ->
           SchemaBuilder.map(schemaOf(((MultisetType) type).getElementType()), Schema.INT32_SCHEMA);
