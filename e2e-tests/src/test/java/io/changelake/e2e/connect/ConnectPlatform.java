@@ -74,6 +74,8 @@ public final class ConnectPlatform implements AutoCloseable {
     // sinks subscribe with topics.regex before Debezium creates the topic of a table that had no
     // rows yet: see new topics in seconds, not after the default 5 minutes
     props.put("consumer.metadata.max.age.ms", "3000");
+    // tasks of a worker that left move on within seconds, not after the default 5 minutes
+    props.put("scheduled.rebalance.max.delay.ms", "2000");
     return props;
   }
 

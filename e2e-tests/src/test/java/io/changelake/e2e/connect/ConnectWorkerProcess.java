@@ -69,7 +69,6 @@ public final class ConnectWorkerProcess implements AutoCloseable {
       props.put("status.storage.partitions", "1");
       props.put("listeners", "http://127.0.0.1:" + port);
       // a killed worker's tasks must move on soon, not after the default 5 minutes
-      props.put("scheduled.rebalance.max.delay.ms", "2000");
       props.put("session.timeout.ms", "6000");
       props.put("heartbeat.interval.ms", "1000");
       props.putAll(extraProps);

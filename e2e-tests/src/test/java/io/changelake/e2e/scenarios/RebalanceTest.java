@@ -57,6 +57,7 @@ class RebalanceTest extends PipelineTestBase {
       Thread.sleep(8000);
       connect.cluster().removeWorker(second);
       connect.awaitRunning("s6-sink", 2);
+      connect.awaitRunning("s6-pg", 1);
       Thread.sleep(5000);
     } finally {
       stop.set(true);
