@@ -11,6 +11,12 @@ import org.apache.paimon.types.RowType;
  * offset as tie-breaker (Paimon compares several sequence fields in order). With them the newest
  * version of a key wins however late a writer commits, so rebalances, retries and zombie tasks
  * cannot bring back an older version.
+ *
+ * <p>The columns are NOT NULL: when a partial-update table with {@code
+ * partial-update.remove-record-on-delete} merges an update and a delete of one key (in the write
+ * buffer, or in a compaction), Paimon's result keeps only the NOT NULL columns of the delete. With
+ * nullable sequence columns that delete reaches older files without a sequence, sorts before every
+ * version of the key and is overridden by them: the row stays, with its old values.
  */
 public final class SequenceColumns {
   public static final String SOURCE_POSITION = InternalColumns.PREFIX + "source_position";
@@ -19,12 +25,12 @@ public final class SequenceColumns {
 
   private SequenceColumns() {}
 
-  /** {@code rowType} with the two columns appended. */
+  /** {@code rowType} with the two columns appended, NOT NULL. */
   static RowType appendTo(RowType rowType) {
     List<DataField> fields = new java.util.ArrayList<>(rowType.getFields());
     int nextId = fields.stream().mapToInt(DataField::id).max().orElse(-1) + 1;
-    fields.add(new DataField(nextId, SOURCE_POSITION, DataTypes.BIGINT()));
-    fields.add(new DataField(nextId + 1, KAFKA_OFFSET, DataTypes.BIGINT()));
+    fields.add(new DataField(nextId, SOURCE_POSITION, DataTypes.BIGINT().notNull()));
+    fields.add(new DataField(nextId + 1, KAFKA_OFFSET, DataTypes.BIGINT().notNull()));
     return new RowType(fields);
   }
 

@@ -204,5 +204,20 @@ final class TableProvisioner {
               + settings.name()
               + ".delete-policy=ignore, or ALTER the table to set that option");
     }
+    if (engine == MergeEngine.PARTIAL_UPDATE
+        && "true".equals(table.options().get("partial-update.remove-record-on-delete"))
+        && SequenceColumns.NAMES.stream()
+            .map(column -> table.rowType().getFieldIndex(column))
+            .anyMatch(i -> i >= 0 && table.rowType().getTypeAt(i).isNullable())) {
+      // see SequenceColumns: such a table keeps keys that were updated and deleted in one commit
+      throw new RecordException(
+          "Table "
+              + name
+              + " was created by an earlier sink version with nullable sequence columns "
+              + SequenceColumns.NAMES
+              + ", with which Paimon drops deletes of keys updated in the same commit; drop the"
+              + " table and reset the connector's offsets so it is re-created, or ALTER both"
+              + " columns to NOT NULL");
+    }
   }
 }

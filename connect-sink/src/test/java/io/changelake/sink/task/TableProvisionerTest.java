@@ -6,6 +6,7 @@ import static io.changelake.sink.task.ChangeEvents.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.TestTables;
@@ -22,6 +23,7 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,6 +55,9 @@ class TableProvisionerTest {
     // deletes carry only the key: other columns must be nullable even when the source says NOT NULL
     assertThat(spec.rowType().getTypeAt(0).isNullable()).isFalse();
     assertThat(spec.rowType().getTypeAt(1).isNullable()).isTrue();
+    // see SequenceColumns: Paimon keeps only NOT NULL columns of a merged partial-update delete
+    assertThat(spec.rowType().getTypeAt(3).isNullable()).isFalse();
+    assertThat(spec.rowType().getTypeAt(4).isNullable()).isFalse();
     assertThat(spec.mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
     assertThat(spec.buckets()).isEqualTo(4);
   }
@@ -148,6 +153,51 @@ class TableProvisionerTest {
               () -> provisioner.provision(missing, settings("table.auto-create", "false"), first))
           .isInstanceOf(RecordException.class)
           .hasMessageContaining("lake.missing does not exist");
+    }
+  }
+
+  @Test
+  void refusesPartialUpdateRemoveRowTablesWithNullableSequenceColumns(@TempDir Path warehouse)
+      throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      catalog.createDatabase("lake", true);
+      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      TableSettings removeRow =
+          settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row");
+      TableSpec current = TableProvisioner.spec(ID, removeRow, first);
+      // as sink versions before the sequence columns became NOT NULL created the table
+      RowType nullable =
+          new RowType(
+              current.rowType().getFields().stream()
+                  .map(
+                      f ->
+                          SequenceColumns.NAMES.contains(f.name())
+                              ? f.newType(f.type().copy(true))
+                              : f)
+                  .toList());
+      LakeTables.createOrOpen(
+          catalog,
+          new TableSpec(
+              ID,
+              nullable,
+              current.primaryKeys(),
+              current.partitionKeys(),
+              current.buckets(),
+              current.mergeEngine(),
+              current.changelogProducer(),
+              current.sequenceFields(),
+              current.options()));
+      TableProvisioner provisioner = new TableProvisioner(catalog);
+
+      assertThatThrownBy(() -> provisioner.provision(ID, removeRow, first))
+          .isInstanceOf(RecordException.class)
+          .hasMessageContaining("lake.customers")
+          .hasMessageContaining("nullable sequence columns")
+          .hasMessageContaining("ALTER both columns to NOT NULL");
+      Identifier fresh = Identifier.create("lake", "fresh");
+      provisioner.provision(fresh, removeRow, first);
+      assertThat(provisioner.provision(fresh, removeRow, first).rowType().getFieldNames())
+          .containsAll(SequenceColumns.NAMES);
     }
   }
 
