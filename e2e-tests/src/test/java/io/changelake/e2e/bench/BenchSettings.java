@@ -4,7 +4,9 @@ import java.nio.file.Path;
 
 /**
  * Sizes of one benchmark run, from system properties ({@code -Dbench.events=...}) so a quick
- * development run and the measured run use the same code. The defaults are the measured run's.
+ * development run and the measured run use the same code. The defaults are the measured run's,
+ * sized to fit a 20-minute window on a 2-core machine; larger runs, e.g. {@code
+ * -Dbench.events=500000 -Dbench.cost.sizes=100000,1000000,10000000}, take correspondingly longer.
  */
 record BenchSettings(
     int repetitions,
@@ -27,18 +29,18 @@ record BenchSettings(
   static BenchSettings fromSystemProperties() {
     return new BenchSettings(
         intProperty("bench.repetitions", 3),
-        intProperty("bench.events", 100_000),
+        intProperty("bench.events", 60_000),
         intProperty("bench.tables", 100),
         intProperty("bench.keys", 20_000),
         intProperty("bench.converter.events", 20_000),
         intProperty("bench.memory.tables", 500),
-        intProperty("bench.memory.events.per.table", 40),
-        intProperty("bench.latency.seconds", 45),
+        intProperty("bench.memory.events.per.table", 20),
+        intProperty("bench.latency.seconds", 30),
         intProperty("bench.latency.rate", 100),
-        intProperty("bench.source.events", 50_000),
-        intProperty("bench.cost.events", 50_000),
+        intProperty("bench.source.events", 30_000),
+        intProperty("bench.cost.events", 30_000),
         intList("bench.cost.tables", "1,10,100"),
-        intList("bench.cost.sizes", "100000,1000000"),
+        intList("bench.cost.sizes", "100000"),
         intProperty("bench.commit.interval.ms", 5_000),
         Path.of(System.getProperty("bench.docs.dir", "../docs")).toAbsolutePath().normalize(),
         Path.of(System.getProperty("java.io.tmpdir")).resolve("bench").toAbsolutePath());
