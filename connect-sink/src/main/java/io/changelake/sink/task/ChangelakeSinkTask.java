@@ -235,7 +235,11 @@ public final class ChangelakeSinkTask extends SinkTask {
             table.mergeEngine,
             table.settings.name(),
             position,
-            schema -> converter(table, schema, change.key()));
+            schema -> converter(table, schema, change.key()),
+            key ->
+                table
+                    .writer()
+                    .lookup(key, OffsetTracker.asSourcePartitions(offsets.processedSnapshot())));
     table.writer().write(row);
     table.dirty = true;
     table.metrics.rowWritten();
@@ -324,12 +328,18 @@ public final class ChangelakeSinkTask extends SinkTask {
               "The source table was truncated and table."
                   + table.settings.name()
                   + ".truncate-policy=fail; set it to delete-all or ignore to proceed");
-      case DELETE_ALL ->
-          throw new RecordException(
-              "truncate-policy=delete-all needs a table truncation from lsm-writer, which is not"
-                  + " available yet; set table."
-                  + table.settings.name()
-                  + ".truncate-policy=ignore");
+      case DELETE_ALL -> {
+        long start = System.nanoTime();
+        // the truncate's snapshot records the positions just past it: a task restarted after it
+        // neither replays the truncate nor the rows it deleted
+        Map<TopicPartition, Long> positions = new HashMap<>(offsets.processedSnapshot());
+        positions.put(truncate.origin().consumed(), truncate.origin().offset() + 1);
+        CommitResult result = table.writer().truncate(OffsetTracker.asSourcePartitions(positions));
+        // rows buffered before the truncate were discarded with it
+        table.dirty = false;
+        table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
+        LOG.info("Truncated {} at {}: {}", id, truncate.origin().describe(), result);
+      }
     }
   }
 

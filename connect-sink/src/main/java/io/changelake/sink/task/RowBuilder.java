@@ -7,10 +7,12 @@ import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.decode.Op;
 import io.changelake.sink.decode.SourcePosition;
 import java.util.BitSet;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 
@@ -25,13 +27,16 @@ final class RowBuilder {
 
   /**
    * @param converterFor the converter for a record schema (evolving the table first if needed)
+   * @param storedRow the row the table holds under the key of a converted row (exact also for rows
+   *     the task wrote but did not commit yet), asked only when a deduplicate table lacks a value
    */
   static GenericRow build(
       RowChange event,
       MergeEngine engine,
       String tableName,
       SourcePosition position,
-      Function<Schema, RowConverter> converterFor) {
+      Function<Schema, RowConverter> converterFor,
+      Function<InternalRow, Optional<InternalRow>> storedRow) {
     RowKind kind = kindOf(event.op());
     Struct source = event.row();
     if (source == null) {
@@ -42,7 +47,7 @@ final class RowBuilder {
     ConvertedRow converted = converter.convert(source, kind);
     GenericRow row = converted.row();
     if (!event.isDelete() && !converted.unavailable().isEmpty()) {
-      keepStoredValues(event, engine, tableName, converter, converted);
+      keepStoredValues(event, engine, tableName, converter, converted, storedRow);
     }
     RowType rowType = converter.target();
     int[] sequence = SequenceColumns.indexesIn(rowType);
@@ -64,14 +69,17 @@ final class RowBuilder {
   /**
    * Unavailable columns are null in the converted row. Partial-update tables treat null as "no
    * value", so the stored value stays. Other engines would store the null: take the value from the
-   * before image when the source sent one (REPLICA IDENTITY FULL), else refuse the record.
+   * before image when the source sent one (REPLICA IDENTITY FULL); deduplicate tables then take it
+   * from the row they hold under the key; else refuse the record. (Aggregation and first-row rows
+   * are not the source's row, so their stored values cannot stand in.)
    */
   private static void keepStoredValues(
       RowChange event,
       MergeEngine engine,
       String tableName,
       RowConverter converter,
-      ConvertedRow converted) {
+      ConvertedRow converted,
+      Function<InternalRow, Optional<InternalRow>> storedRow) {
     if (engine == MergeEngine.PARTIAL_UPDATE) {
       return;
     }
@@ -85,13 +93,28 @@ final class RowBuilder {
         }
       }
     }
+    if (!missing.isEmpty() && engine == MergeEngine.DEDUPLICATE) {
+      Optional<InternalRow> stored = storedRow.apply(converted.row());
+      if (stored.isPresent()) {
+        RowType rowType = converter.target();
+        for (int i = missing.nextSetBit(0); i >= 0; i = missing.nextSetBit(i + 1)) {
+          converted
+              .row()
+              .setField(
+                  i,
+                  InternalRow.createFieldGetter(rowType.getTypeAt(i), i)
+                      .getFieldOrNull(stored.get()));
+        }
+        missing.clear();
+      }
+    }
     if (!missing.isEmpty()) {
       String column = converter.target().getFieldNames().get(missing.nextSetBit(0));
       throw new RecordException(
           "The source did not send the value of column '"
               + column
-              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column) and"
-              + " a "
+              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column),"
+              + " the table holds no row with its key to take the value from, and a "
               + engine.paimonName()
               + " table would overwrite the stored value with it. Set REPLICA IDENTITY FULL on"
               + " the source table (the before image then carries the value), or set table."

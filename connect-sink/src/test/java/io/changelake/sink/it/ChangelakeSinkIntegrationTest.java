@@ -172,6 +172,26 @@ class ChangelakeSinkIntegrationTest {
   }
 
   @Test
+  void deduplicateKeepsToastedValuesFromTheStoredRowWithoutABeforeImage() {
+    DebeziumEvents events = customers("server1.public.notes", "notes");
+    fixture.startConnector(
+        "toast-lookup", fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+
+    Struct note = events.row(1, "long text");
+    fixture.produce(events, events.keyOf(note), events.create(note));
+    // PostgreSQL's default replica identity: no before image, the stored row has the value
+    fixture.produce(
+        events,
+        events.keyOf(note),
+        events.update(null, events.row(1, "__debezium_unavailable_value")));
+    Struct other = events.row(2, "x");
+    fixture.produce(events, events.keyOf(other), events.create(other));
+
+    fixture.awaitRows("notes", List.of(values(1, "long text"), values(2, "x")));
+    fixture.connect.deleteConnector("toast-lookup");
+  }
+
+  @Test
   void schemaChangeMidStreamAddsTheColumn() {
     DebeziumEvents v1 = customers("server1.public.evolving", "evolving");
     fixture.startConnector(
@@ -228,6 +248,26 @@ class ChangelakeSinkIntegrationTest {
       rows.add(values(i, "v" + i));
     }
     return rows;
+  }
+
+  @Test
+  void truncateDeletesEveryRowByDefault() {
+    DebeziumEvents events = customers("server1.public.emptied", "emptied");
+    fixture.startConnector(
+        "truncate-delete-all",
+        fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+
+    Struct ann = events.row(1, "ann");
+    fixture.produce(events, events.keyOf(ann), events.create(ann));
+    fixture.awaitRows("emptied", List.of(values(1, "ann")));
+    Struct bob = events.row(2, "bob");
+    fixture.produce(events, events.keyOf(bob), events.create(bob));
+    fixture.produce(events, null, events.truncate());
+    Struct cid = events.row(3, "cid");
+    fixture.produce(events, events.keyOf(cid), events.create(cid));
+
+    fixture.awaitRows("emptied", List.of(values(3, "cid")));
+    fixture.connect.deleteConnector("truncate-delete-all");
   }
 
   @Test

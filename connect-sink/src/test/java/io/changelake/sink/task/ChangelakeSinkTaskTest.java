@@ -2,6 +2,7 @@ package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
@@ -193,6 +194,111 @@ class ChangelakeSinkTaskTest {
     task.stop();
 
     assertThat(rows("flat_payments")).containsExactly(values(1, 11L));
+  }
+
+  static final Schema DOC_KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
+  static final Schema DOC =
+      SchemaBuilder.struct()
+          .optional()
+          .field("id", Schema.INT32_SCHEMA)
+          .field("body", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+  static final Schema DOC_ENVELOPE =
+      SchemaBuilder.struct()
+          .name("docs.Envelope")
+          .field("before", DOC)
+          .field("after", DOC)
+          .field("source", SOURCE)
+          .field("op", Schema.STRING_SCHEMA)
+          .build();
+  static final String UNAVAILABLE = "__debezium_unavailable_value";
+
+  /** A change of table docs; {@code op = t} is a truncate (no key, no row). */
+  static SinkRecord doc(long offset, String op, Integer id, String body) {
+    Struct source =
+        new Struct(SOURCE).put("db", "shop").put("table", "docs").put("lsn", 1000L + offset);
+    Struct value = new Struct(DOC_ENVELOPE).put("source", source).put("op", op);
+    if (id != null) {
+      // no before image: PostgreSQL's default replica identity
+      value.put("after", new Struct(DOC).put("id", id).put("body", body));
+    }
+    return new SinkRecord(
+        PARTITION.topic(),
+        PARTITION.partition(),
+        id == null ? null : DOC_KEY,
+        id == null ? null : new Struct(DOC_KEY).put("id", id),
+        DOC_ENVELOPE,
+        value,
+        offset);
+  }
+
+  Map<String, String> docProps() {
+    Map<String, String> props = props();
+    props.put("table.merge-engine", "deduplicate");
+    props.remove("table.option.fields.amount.aggregate-function");
+    return props;
+  }
+
+  @Test
+  void truncateDeletesEveryRowAndIsNotReplayedAfterACrash() throws Exception {
+    ChangelakeSinkTask crashed = new ChangelakeSinkTask();
+    crashed.initialize(new Context());
+    crashed.start(docProps());
+    crashed.open(List.of(PARTITION));
+    crashed.put(List.of(doc(0, "c", 1, "one"), doc(1, "c", 2, "two")));
+    crashed.commitTables(crashed.processedPositions(), id -> true);
+    assertThat(rows("docs")).containsExactly(values(1, "one"), values(2, "two"));
+    // buffered when the truncate arrives: it precedes the truncate, which deletes it too
+    crashed.put(List.of(doc(2, "c", 3, "three"), doc(3, "t", null, null)));
+    assertThat(rows("docs")).isEmpty();
+    crashed.put(List.of(doc(4, "c", 4, "four")));
+    crashed.stop(); // dies before committing offset 4, Connect never heard of any of it
+
+    ChangelakeSinkTask next = new ChangelakeSinkTask();
+    next.initialize(new Context());
+    next.start(docProps());
+    next.open(List.of(PARTITION));
+    next.put(
+        List.of(
+            doc(0, "c", 1, "one"),
+            doc(1, "c", 2, "two"),
+            doc(2, "c", 3, "three"),
+            doc(3, "t", null, null),
+            doc(4, "c", 4, "four"),
+            doc(5, "c", 5, "five")));
+    next.close(List.of(PARTITION));
+    next.stop();
+
+    // the records before the truncate were skipped as contained, not re-inserted
+    assertThat(rows("docs")).containsExactly(values(4, "four"), values(5, "five"));
+  }
+
+  @Test
+  void unchangedToastedValuesWithoutABeforeImageComeFromTheStoredRow() throws Exception {
+    ChangelakeSinkTask task = new ChangelakeSinkTask();
+    task.initialize(new Context());
+    task.start(docProps());
+    task.open(List.of(PARTITION));
+    task.put(List.of(doc(0, "c", 1, "committed text")));
+    task.commitTables(task.processedPositions(), id -> true);
+
+    task.put(
+        List.of(
+            // the stored row is committed
+            doc(1, "u", 1, UNAVAILABLE),
+            // the stored row was written in this very batch and is not committed yet
+            doc(2, "c", 2, "fresh text"),
+            doc(3, "u", 2, "fresher text"),
+            doc(4, "u", 2, UNAVAILABLE)));
+    assertThatThrownBy(() -> task.put(List.of(doc(5, "u", 9, UNAVAILABLE))))
+        .as("no stored row to take the value from")
+        .hasMessageContaining("column 'body'")
+        .hasMessageContaining("REPLICA IDENTITY FULL");
+    task.close(List.of(PARTITION));
+    task.stop();
+
+    assertThat(rows("docs"))
+        .containsExactly(values(1, "committed text"), values(2, "fresher text"));
   }
 
   /** The little of SinkTaskContext the task uses. */

@@ -11,10 +11,15 @@ import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.RowConverter;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.decode.Op;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.Test;
@@ -31,12 +36,18 @@ class RowBuilderTest {
           .rowType();
 
   static GenericRow build(RowChange event, MergeEngine engine) {
+    return build(event, engine, key -> Optional.empty());
+  }
+
+  static GenericRow build(
+      RowChange event, MergeEngine engine, Function<InternalRow, Optional<InternalRow>> stored) {
     return RowBuilder.build(
         event,
         engine,
         "customers",
         event.source().position(),
-        schema -> RowConverter.compile(schema, TABLE));
+        schema -> RowConverter.compile(schema, TABLE),
+        stored);
   }
 
   static Stream<Arguments> events() {
@@ -102,9 +113,50 @@ class RowBuilderTest {
                     MergeEngine.DEDUPLICATE))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("column 'bio'")
+        .hasMessageContaining("holds no row with its key")
         .hasMessageContaining("REPLICA IDENTITY FULL")
         .hasMessageContaining("table.customers.merge-engine=partial-update")
         .extracting(e -> ((RecordException) e).field())
         .isEqualTo("bio");
+  }
+
+  @Test
+  void deduplicateTakesUnavailableValuesFromTheStoredRowWithoutABeforeImage() {
+    List<Object> askedFor = new ArrayList<>();
+    GenericRow row =
+        build(
+            change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+            MergeEngine.DEDUPLICATE,
+            key -> {
+              askedFor.add(key.getInt(0));
+              return Optional.of(
+                  GenericRow.of(
+                      1,
+                      BinaryString.fromString("a"),
+                      BinaryString.fromString("stored bio"),
+                      50L,
+                      3L));
+            });
+
+    assertThat(askedFor).containsExactly(1);
+    assertThat(row.getField(1)).isEqualTo(BinaryString.fromString("b"));
+    assertThat(row.getField(2)).isEqualTo(BinaryString.fromString("stored bio"));
+    // the event's own position, not the stored row's
+    assertThat(row.getField(3)).isEqualTo(100L);
+    assertThat(row.getField(4)).isEqualTo(7L);
+  }
+
+  @Test
+  void aggregationTablesNeverTakeTheirStoredAggregateForAMissingValue() {
+    assertThatThrownBy(
+            () ->
+                build(
+                    change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+                    MergeEngine.AGGREGATION,
+                    key -> {
+                      throw new AssertionError("an aggregate is not the source's row");
+                    }))
+        .isInstanceOf(RecordException.class)
+        .hasMessageContaining("column 'bio'");
   }
 }
