@@ -516,9 +516,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         TruncatePolicy.DELETE_ALL.configName(),
         enumValidator(TruncatePolicy.values()),
         Importance.MEDIUM,
-        "What a truncate event (op 't') does. 'delete-all': commit what is buffered, then"
-            + " empty the table in its own snapshot. 'ignore': keep the rows. 'fail': stop the"
-            + " task with an error naming the record.",
+        "What a truncate event (op 't') does. 'delete-all': empty the table in one snapshot"
+            + " that also records the positions after the truncate (rows buffered before it are"
+            + " dropped, since it deletes them anyway). 'ignore': keep the rows. 'fail': stop"
+            + " the task with an error naming the record.",
         TABLE_GROUP,
         ++order,
         Width.SHORT,

@@ -5,8 +5,9 @@ import java.util.Locale;
 /** What a truncate event ({@code op = t}) does to a table. */
 public enum TruncatePolicy {
   /**
-   * Remove every row: what is buffered is committed first, then the table is emptied in its own
-   * snapshot, so rows arriving after the truncate survive it.
+   * Remove every row: the table is emptied in one overwrite snapshot carrying the positions after
+   * the truncate. Rows buffered before it are dropped rather than committed first, so no crash can
+   * leave them committed with positions that skip the truncate; rows after it survive.
    */
   DELETE_ALL,
   /** Keep the rows; the event is skipped. */
