@@ -1,7 +1,6 @@
 package io.changelake.configs.compose;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +35,9 @@ class DockerComposeFileTest {
 
   @Test
   void isValidAndHoldsTheWholeStack() throws Exception {
-    assumeTrue(dockerComposeInstalled(), "docker-compose is not installed (.ci/run installs it)");
+    assertThat(dockerComposeInstalled())
+        .as("docker-compose is not installed: run .ci/run or apt-get install -y docker-compose")
+        .isTrue();
 
     compose("config", "-q");
 

@@ -1,7 +1,6 @@
 package io.changelake.configs.quickstart;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.changelake.configs.cli.ChangelakeCli;
 import io.changelake.configs.cli.ExitCodes;
@@ -72,7 +71,9 @@ class QuickstartTest {
   @Test
   void runsTheLiveChainAgainstALocalPostgres() {
     // .ci/run installs PostgreSQL; without it the replay test above covers the quickstart
-    assumeTrue(LocalPostgres.installedBin().isPresent(), "no PostgreSQL server installed");
+    assertThat(LocalPostgres.installedBin())
+        .as("no PostgreSQL server installed: run .ci/run or apt-get install -y postgresql")
+        .isPresent();
     CliResult run = quickstart();
 
     assertThat(run.out())
