@@ -3,7 +3,10 @@ package io.changelake.lsm.testing;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
+import io.changelake.lsm.write.WriterPool;
+import io.changelake.lsm.write.WriterSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
@@ -41,6 +44,15 @@ public final class TestTables {
   }
 
   /** The standard table with a deduplicate merge engine. */
+  /**
+   * A writer pool for commit user {@code user}: a small (8 MiB) budget, spill directory {@code
+   * spill-<user>} under {@code dir}, writers closed as soon as they are idle.
+   */
+  public static WriterPool smallPool(Catalog catalog, Path dir, String user) {
+    return new WriterPool(
+        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+  }
+
   public static TableSpec spec(String database, String table, int buckets) {
     return spec(database, table, buckets, ChangelogProducer.NONE, Map.of());
   }

@@ -16,7 +16,6 @@ import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,8 +52,7 @@ class TableWriterLookupTest {
   }
 
   private WriterPool pool(String user) {
-    return new WriterPool(
-        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+    return TestTables.smallPool(catalog, dir, user);
   }
 
   private FileStoreTable table() {

@@ -18,7 +18,6 @@ import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,8 +50,7 @@ class TableWriterTruncateTest {
   }
 
   private WriterPool pool(String user) {
-    return new WriterPool(
-        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+    return TestTables.smallPool(catalog, dir, user);
   }
 
   private FileStoreTable table() {

@@ -53,8 +53,7 @@ class WriterPoolTest {
   }
 
   private WriterPool pool(String user) {
-    return new WriterPool(
-        catalog, new WriterSettings(user, dir.resolve("spill-" + user), 8 << 20, Duration.ZERO));
+    return TestTables.smallPool(catalog, dir, user);
   }
 
   private FileStoreTable table() {
