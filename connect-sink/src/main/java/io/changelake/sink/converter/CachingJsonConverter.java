@@ -1,14 +1,18 @@
 package io.changelake.sink.converter;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
+import org.apache.kafka.connect.json.DecimalFormat;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.json.JsonConverterConfig;
 import org.apache.kafka.connect.storage.Converter;
@@ -26,22 +30,34 @@ import org.apache.kafka.connect.storage.StringConverterConfig;
  * looks it up by its exact bytes, and reads the payload straight from the token stream. Messages it
  * has not seen the schema of, and anything unusual (schemas disabled, a fixed {@code
  * schema.content}, JSON types that do not match the schema), go to an embedded JsonConverter, so
- * results and error messages are JsonConverter's own. Writing ({@code fromConnectData}) is
- * JsonConverter's.
+ * results and error messages are JsonConverter's own.
+ *
+ * <p>Writing ({@code fromConnectData}, e.g. for a source connector) produces exactly
+ * JsonConverter's bytes, but serializes each distinct schema once and streams the payload without
+ * building a JSON tree. Schemaless values, {@code decimal.format=NUMERIC} and values JsonConverter
+ * would reject go to JsonConverter.
  *
  * <p>Configuration is JsonConverter's; {@code schemas.cache.size} also bounds this converter's
  * cache of parsed schemas.
  */
 public class CachingJsonConverter implements Converter, HeaderConverter {
 
+  private static final byte[] ENVELOPE_START = "{\"schema\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
+
   private final JsonConverter delegate = new JsonConverter();
   // the same parser leniency as JsonConverter's deserializer
   private final JsonFactory jsonFactory =
       JsonFactory.builder().enable(JsonReadFeature.ALLOW_LEADING_ZEROS_FOR_NUMBERS).build();
   private boolean fastPath;
+  private boolean fastWrites;
+  private boolean schemasEnabled;
+  private WrittenSchemas writtenSchemas;
+  private PayloadWriter payloadWriter;
   private SchemaCache schemaCache;
   private PayloadReader payloadReader;
   private long fastConversions;
+  private long fastWritten;
 
   @Override
   public String version() {
@@ -70,6 +86,10 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     fastPath = config.schemasEnabled() && config.schemaContent() == null;
     schemaCache = new SchemaCache(config.schemaCacheSize());
     payloadReader = new PayloadReader(config.replaceNullWithDefault());
+    schemasEnabled = config.schemasEnabled();
+    fastWrites = config.schemaContent() == null && config.decimalFormat() == DecimalFormat.BASE64;
+    writtenSchemas = new WrittenSchemas(config.schemaCacheSize(), delegate);
+    payloadWriter = new PayloadWriter(config.replaceNullWithDefault());
   }
 
   @Override
@@ -117,7 +137,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     try (JsonParser parser = jsonFactory.createParser(value, span.payloadStart(), length)) {
       Object result = payloadReader.read(schema, parser, parser.nextToken());
       if (parser.nextToken() != null) {
-        throw PayloadReader.NotOnFastPath.INSTANCE; // more than one value: not a valid envelope
+        throw NotOnFastPath.INSTANCE; // more than one value: not a valid envelope
       }
       return result;
     }
@@ -125,7 +145,28 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   @Override
   public byte[] fromConnectData(String topic, Schema schema, Object value) {
-    return delegate.fromConnectData(topic, schema, value);
+    if (!fastWrites || schema == null || value == null) {
+      return delegate.fromConnectData(topic, schema, value);
+    }
+    try {
+      ByteArrayBuilder out = new ByteArrayBuilder(1024);
+      if (schemasEnabled) {
+        out.write(ENVELOPE_START);
+        out.write(writtenSchemas.bytesOf(schema));
+        out.write(PAYLOAD_FIELD);
+      }
+      try (JsonGenerator generator = jsonFactory.createGenerator(out)) {
+        payloadWriter.write(schema, value, generator);
+      }
+      if (schemasEnabled) {
+        out.write('}');
+      }
+      fastWritten++;
+      return out.toByteArray();
+    } catch (IOException | RuntimeException e) {
+      // a value JsonConverter rejects or writes its own way: its bytes, or its error
+      return delegate.fromConnectData(topic, schema, value);
+    }
   }
 
   @Override
@@ -141,6 +182,11 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
   /** How many messages were converted without JsonConverter; for tests and diagnostics. */
   long fastConversions() {
     return fastConversions;
+  }
+
+  /** How many values were written without JsonConverter; for tests and diagnostics. */
+  long fastWritten() {
+    return fastWritten;
   }
 
   /** How many distinct schemas are cached; for tests and diagnostics. */

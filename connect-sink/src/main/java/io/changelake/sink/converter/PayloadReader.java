@@ -183,13 +183,4 @@ final class PayloadReader {
       throw NotOnFastPath.INSTANCE;
     }
   }
-
-  /** The input needs JsonConverter's own handling; thrown without a stack trace, it is cheap. */
-  static final class NotOnFastPath extends RuntimeException {
-    static final NotOnFastPath INSTANCE = new NotOnFastPath();
-
-    private NotOnFastPath() {
-      super("input left the fast path", null, false, false);
-    }
-  }
 }

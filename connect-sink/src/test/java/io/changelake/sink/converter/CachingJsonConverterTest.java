@@ -237,6 +237,98 @@ class CachingJsonConverterTest {
     assertThat(converter.cachedSchemas()).isEqualTo(1);
   }
 
+  static Stream<Arguments> writerConfigs() {
+    return Stream.of(
+        Arguments.of("schemas on", SCHEMAS_ON, true),
+        Arguments.of("schemas off", Map.of("schemas.enable", "false"), true),
+        Arguments.of(
+            "nulls kept",
+            Map.of("schemas.enable", "true", "replace.null.with.default", "false"),
+            true),
+        Arguments.of(
+            "numeric decimals (left to JsonConverter)",
+            Map.of("schemas.enable", "true", "decimal.format", "NUMERIC"),
+            false));
+  }
+
+  static Stream<Arguments> writes() {
+    return writerConfigs()
+        .flatMap(
+            config ->
+                connectValues()
+                    .map(
+                        value ->
+                            Arguments.of(
+                                config.get()[0] + ", " + value.get()[0],
+                                config.get()[1],
+                                config.get()[2],
+                                value.get()[1],
+                                value.get()[2])));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("writes")
+  void writesExactlyTheBytesJsonConverterWrites(
+      String name, Map<String, Object> config, boolean fast, Schema schema, Object value) {
+    JsonConverter reference = jsonConverter(config);
+    CachingJsonConverter converter = cachingConverter(config);
+    for (int attempt = 0; attempt < 2; attempt++) { // the second attempt reuses the schema bytes
+      byte[] expected = reference.fromConnectData("t", schema, value);
+      assertThat(new String(converter.fromConnectData("t", schema, value), StandardCharsets.UTF_8))
+          .isEqualTo(expected == null ? null : new String(expected, StandardCharsets.UTF_8));
+    }
+    boolean written = value != null && fast;
+    assertThat(converter.fastWritten())
+        .as("written without JsonConverter")
+        .isEqualTo(written ? 2 : 0);
+  }
+
+  @Test
+  void writesTheSameBytesForEqualButDistinctSchemasAndAfterASchemaChange() {
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    Schema v1 = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).build();
+    Schema v1Again = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).build();
+    Schema v2 =
+        SchemaBuilder.struct()
+            .name("row")
+            .field("id", Schema.INT32_SCHEMA)
+            .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    for (Struct row :
+        List.of(
+            new Struct(v1).put("id", 1),
+            new Struct(v1Again).put("id", 2),
+            new Struct(v2).put("id", 3).put("note", "added"),
+            new Struct(v1).put("id", 4))) {
+      assertThat(converter.fromConnectData("t", row.schema(), row))
+          .isEqualTo(reference.fromConnectData("t", row.schema(), row));
+    }
+    assertThat(converter.fastWritten()).isEqualTo(4);
+  }
+
+  @Test
+  void rejectsWhatJsonConverterRejectsWithItsMessage() {
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    Schema row = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).build();
+    Schema other = SchemaBuilder.struct().name("other").field("id", Schema.INT32_SCHEMA).build();
+    Schema holder = SchemaBuilder.struct().name("holder").field("row", row).build();
+    List<Object[]> bad =
+        List.of(
+            new Object[] {holder, new Struct(holder)}, // a required field is missing
+            new Object[] {Schema.INT32_SCHEMA, "not a number"},
+            new Object[] {row, new Struct(other).put("id", 1)});
+    for (Object[] c : bad) {
+      Throwable expected =
+          catchThrowable(() -> reference.fromConnectData("t", (Schema) c[0], c[1]));
+      assertThat(expected).as("JsonConverter rejects %s", c[1]).isInstanceOf(DataException.class);
+      assertThatThrownBy(() -> converter.fromConnectData("t", (Schema) c[0], c[1]))
+          .isInstanceOf(DataException.class)
+          .hasMessage(expected.getMessage());
+    }
+  }
+
   @Test
   void rejectsACacheSizeBelowOne() {
     assertThatThrownBy(
