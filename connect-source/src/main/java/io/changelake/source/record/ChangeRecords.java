@@ -113,7 +113,9 @@ public final class ChangeRecords {
   }
 
   private void useRowType(RowType newRowType) {
-    if (newRowType.equals(rowType)) {
+    // batches of one schema share their row type: identity first, deep equality per change is
+    // costly
+    if (newRowType == rowType || newRowType.equals(rowType)) {
       return;
     }
     List<String> columns =

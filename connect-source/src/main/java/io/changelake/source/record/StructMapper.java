@@ -3,6 +3,7 @@ package io.changelake.source.record;
 import io.changelake.schema.ConnectMapping;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.data.InternalRow;
@@ -17,7 +18,7 @@ final class StructMapper {
   private final Schema schema;
   private final List<Column> columns;
 
-  private record Column(DataField field, InternalRow.FieldGetter getter, Schema schema) {}
+  private record Column(DataField field, InternalRow.FieldGetter getter, Field connectField) {}
 
   /**
    * @param rowType the type rows are read with
@@ -45,7 +46,7 @@ final class StructMapper {
           new Column(
               field,
               InternalRow.createFieldGetter(field.type(), positions.get(i)),
-              schema.field(field.name()).schema()));
+              schema.field(field.name())));
     }
   }
 
@@ -61,9 +62,9 @@ final class StructMapper {
     Struct struct = new Struct(schema);
     for (Column column : columns) {
       Object value = column.getter().getFieldOrNull(row);
-      struct.put(
-          column.field().name(),
-          ConnectMapping.valueOf(column.field().type(), column.schema(), value));
+      Field target = column.connectField();
+      // by Field, not by name: no lookup per value
+      struct.put(target, ConnectMapping.valueOf(column.field().type(), target.schema(), value));
     }
     return struct;
   }
