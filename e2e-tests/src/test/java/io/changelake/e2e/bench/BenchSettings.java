@@ -37,7 +37,7 @@ record BenchSettings(
         intProperty("bench.memory.events.per.table", 20),
         intProperty("bench.latency.seconds", 30),
         intProperty("bench.latency.rate", 100),
-        intProperty("bench.source.events", 30_000),
+        intProperty("bench.source.events", 100_000),
         intProperty("bench.cost.events", 30_000),
         intList("bench.cost.tables", "1,10,100"),
         intList("bench.cost.sizes", "100000"),

@@ -18,7 +18,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * The Changelake source publishing a table (start position 'full': every row as a read event)
  * against a plain producer sending the very same records, measured in the same way: from start
- * until the topic holds them all.
+ * until the topic holds them all. The source runs with JsonConverter and with the caching converter
+ * (same bytes on the topic).
  */
 final class SourceThroughput {
 
@@ -40,7 +41,13 @@ final class SourceThroughput {
    * are expected.
    */
   Run changelakeSource(
-      String name, Path warehouse, String database, String table, String topicPrefix, long rows) {
+      String name,
+      Path warehouse,
+      String database,
+      String table,
+      String topicPrefix,
+      long rows,
+      Sinks.Converter converter) {
     String topic = topicPrefix + "." + table;
     loader.createTopics(List.of(topic), 1);
     Map<String, String> c = new HashMap<>();
@@ -52,6 +59,10 @@ final class SourceThroughput {
     c.put("topic.name.format", topicPrefix + ".${table}");
     c.put("topic.creation.default.replication.factor", "1");
     c.put("topic.creation.default.partitions", "1");
+    c.put("key.converter", converter.className);
+    c.put("key.converter.schemas.enable", "true");
+    c.put("value.converter", converter.className);
+    c.put("value.converter.schemas.enable", "true");
     long cpu0 = CpuClock.processCpuNanos();
     long t0 = System.nanoTime();
     platform.cluster().configureConnector(name, c);
