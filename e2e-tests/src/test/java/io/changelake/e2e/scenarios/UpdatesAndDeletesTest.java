@@ -7,19 +7,52 @@ import org.junit.jupiter.api.Test;
  * Scenario 2: updates and deletes with {@code REPLICA IDENTITY DEFAULT} (Debezium sends updates
  * without a before image and deletes with only the key), and a large TOASTed text column that
  * updates leave unchanged: PostgreSQL does not send its value then, Debezium sends a placeholder,
- * and the table must keep the stored value. A deduplicate table cannot (it would overwrite the
- * value), so the table is partial-update, as the sink's error message for this case advises. Keys
- * updated and then deleted in one commit round must be gone (the sink's NOT NULL sequence columns).
- * Not covered: a column set to NULL, which a partial-update table reads as "no value" and keeps (a
+ * and the table must keep the stored value. Both merge engines: a deduplicate table (the default)
+ * fills the placeholder from the stored row (a key lookup), and there columns set to NULL must read
+ * NULL; a partial-update table keeps stored values by itself. Keys updated and then deleted in one
+ * commit round must be gone (the sink's NOT NULL sequence columns). Not covered on the
+ * partial-update table: a column set to NULL, which partial-update reads as "no value" and keeps (a
  * documented limitation in connect-sink's README).
  */
 class UpdatesAndDeletesTest extends PipelineTestBase {
 
   @Test
-  void updatesAndDeletesWithoutBeforeImagesKeepUnchangedToastedValues() {
-    createDatabase("s2");
+  void deduplicateTableFillsUnchangedToastedValuesAndTakesNulls() {
+    String db = "s2dedup";
+    createAccounts(db);
+    startPipeline(db, "public.accounts", Map.of());
+    awaitLakeEqualsDatabase(db, "accounts");
+
+    changeAccounts(db);
     pg.execute(
-        "s2",
+        db,
+        "UPDATE accounts SET status = NULL WHERE id % 5 = 0",
+        "UPDATE accounts SET balance = NULL, status = 'nulled' WHERE id % 11 = 0");
+    awaitLakeEqualsDatabase(db, "accounts");
+  }
+
+  @Test
+  void partialUpdateTableKeepsUnchangedToastedValues() {
+    String db = "s2partial";
+    createAccounts(db);
+    // the sink's advice for TOASTed columns without REPLICA IDENTITY FULL: a partial-update
+    // table keeps stored values where the source sent a placeholder; deletes remove the row
+    startPipeline(
+        db,
+        "public.accounts",
+        Map.of(
+            "table.accounts.merge-engine", "partial-update",
+            "table.accounts.delete-policy", "remove-row"));
+    awaitLakeEqualsDatabase(db, "accounts");
+
+    changeAccounts(db);
+    awaitLakeEqualsDatabase(db, "accounts");
+  }
+
+  private static void createAccounts(String db) {
+    createDatabase(db);
+    pg.execute(
+        db,
         "CREATE TABLE accounts (id int PRIMARY KEY, balance numeric(12,2), status text,"
             + " document text)",
         "ALTER TABLE accounts REPLICA IDENTITY DEFAULT",
@@ -27,19 +60,11 @@ class UpdatesAndDeletesTest extends PipelineTestBase {
         "ALTER TABLE accounts ALTER COLUMN document SET STORAGE EXTERNAL",
         "INSERT INTO accounts SELECT i, i * 10.5, 'new', repeat(md5(i::text), 400)"
             + " FROM generate_series(1, 200) i");
+  }
 
-    // the sink's advice for TOASTed columns without REPLICA IDENTITY FULL: a partial-update
-    // table keeps stored values where the source sent a placeholder; deletes remove the row
-    startPipeline(
-        "s2",
-        "public.accounts",
-        Map.of(
-            "table.accounts.merge-engine", "partial-update",
-            "table.accounts.delete-policy", "remove-row"));
-    awaitLakeEqualsDatabase("s2", "accounts");
-
+  private static void changeAccounts(String db) {
     pg.execute(
-        "s2",
+        db,
         "INSERT INTO accounts SELECT i, i * 10.5, 'new', repeat(md5(i::text), 400)"
             + " FROM generate_series(201, 300) i",
         // the TOASTed document is not touched: pgoutput leaves it out of the change
@@ -53,6 +78,5 @@ class UpdatesAndDeletesTest extends PipelineTestBase {
         // (a key change must also set the TOASTed column: PostgreSQL does not send an unchanged
         // one for the new key either, and no CDC consumer can recover it then)
         "UPDATE accounts SET id = id + 1000, document = 'moved ' || id WHERE id BETWEEN 20 AND 25");
-    awaitLakeEqualsDatabase("s2", "accounts");
   }
 }
