@@ -36,8 +36,12 @@ import org.junit.jupiter.api.io.TempDir;
  * ChangelakeConnectors#sink} runs every 5 s.
  *
  * <p>Debezium's JDBC sink with {@code schema.evolution=basic} creates B's table and adds columns,
- * but never changes a column's type or drops one; so this scenario changes A's schema by adding
- * columns only (type changes are scenario 3's, against the lake).
+ * but never changes a column's type or drops one. So A's schema changes here are those B can
+ * follow: added columns (then written, updated and deleted), a widened {@code varchar} (B's column
+ * is {@code text}, as the lake's is {@code STRING}) and a dropped column (it stays, unused, in the
+ * lake and in B; the comparison covers A's columns). A type change B would have to apply, such as
+ * int to bigint, is beyond basic evolution: the lake follows it (scenario 3), B's column keeps its
+ * old type.
  */
 class MirroringTest {
   private static final Duration CATCH_UP = Duration.ofSeconds(120);
@@ -143,6 +147,21 @@ class MirroringTest {
         .as("the JDBC sink added the new columns to B")
         .extracting(DbTableReader.Column::name)
         .contains("note", "c_score");
+
+    // schema changes B's basic evolution needs nothing for: B's column is already text, and a
+    // column A drops stays in the lake and in B (neither drops columns), unused
+    pg.execute(
+        A,
+        "ALTER TABLE " + TABLE + " ALTER COLUMN c_varchar TYPE varchar(60)",
+        "ALTER TABLE " + TABLE + " DROP COLUMN c_real",
+        "UPDATE "
+            + TABLE
+            + " SET c_varchar = 'a value longer than the old twenty characters ' || id"
+            + " WHERE id BETWEEN 31 AND 45",
+        "INSERT INTO " + TABLE + " (id, c_varchar, note) VALUES (81, 'after the drop', 'new')",
+        "DELETE FROM " + TABLE + " WHERE id IN (14, 15, 78)");
+    awaitMirrorEqualsSource();
+    assertThat(mirrorIds()).as("keys deleted last are gone from B").doesNotContain(14, 15, 78);
 
     for (String name : List.of("-pg", "-sink", "-source", "-mirror")) {
       assertThat(connect.cluster().connectorStatus(LAKE_DB + name).tasks())
