@@ -86,9 +86,10 @@ class MirroringTest {
             + TABLE
             + " (id int PRIMARY KEY,"
             + " c_smallint smallint, c_integer integer, c_bigint bigint, c_numeric numeric(12,3),"
-            + " c_real real, c_double double precision, c_text text, c_varchar varchar(20),"
-            + " c_boolean boolean, c_date date, c_time time(3), c_timestamp timestamp,"
-            + " c_timestamptz timestamptz, c_uuid uuid, c_jsonb jsonb)",
+            + " c_numeric_free numeric, c_real real, c_double double precision, c_text text,"
+            + " c_varchar varchar(20), c_boolean boolean, c_date date, c_time_ms time(3),"
+            + " c_time time, c_timestamp timestamp, c_timestamptz timestamptz,"
+            + " c_interval interval, c_uuid uuid, c_jsonb jsonb, c_bytea bytea)",
         insert(1, 40));
 
     // the whole chain, deployed as a user would
@@ -174,13 +175,15 @@ class MirroringTest {
   private static String insert(int from, int to) {
     return "INSERT INTO "
         + TABLE
-        + " (id, c_smallint, c_integer, c_bigint, c_numeric, c_real, c_double, c_text, c_varchar,"
-        + " c_boolean, c_date, c_time, c_timestamp, c_timestamptz, c_uuid, c_jsonb)"
+        + " (id, c_smallint, c_integer, c_bigint, c_numeric, c_numeric_free, c_real, c_double,"
+        + " c_text, c_varchar, c_boolean, c_date, c_time_ms, c_time, c_timestamp, c_timestamptz,"
+        + " c_interval, c_uuid, c_jsonb, c_bytea)"
         + " SELECT i,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE (-32768 + i)::smallint END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE 2147483647 - i END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE -9223372036854775807 + i END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE (i * -1234.567)::numeric(12,3) END,"
+        + " CASE WHEN i % 7 = 0 THEN NULL ELSE ('-12345678901234567890.' || i)::numeric END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE (i / 3.0)::real END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE i * 1.0e300 / 7 END,"
         + " CASE WHEN i % 7 = 0 THEN NULL WHEN i % 5 = 0 THEN '' ELSE 'text ' || i || ' ü€' END,"
@@ -190,12 +193,16 @@ class MirroringTest {
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE time '00:00:00.123' + i * interval '17 min 1.001 s'"
         + " END,"
         + " CASE WHEN i % 7 = 0 THEN NULL"
+        + " ELSE time '00:00:00.000001' + i * interval '1234.567891 s' END,"
+        + " CASE WHEN i % 7 = 0 THEN NULL"
         + " ELSE timestamp '2024-03-10 01:59:59.999999' + i * interval '1 day 1.000001 s' END,"
         + " CASE WHEN i % 7 = 0 THEN NULL"
         + " ELSE timestamptz '2024-10-27 00:30:00.000001+02' + i * interval '31 min' END,"
+        + " CASE WHEN i % 7 = 0 THEN NULL ELSE i * interval '1 day 2 hours 3.000004 s' END,"
         + " CASE WHEN i % 7 = 0 THEN NULL ELSE md5(i::text)::uuid END,"
         + " CASE WHEN i % 7 = 0 THEN NULL"
-        + " ELSE jsonb_build_object('i', i, 'nested', jsonb_build_array(i, 'x', null)) END"
+        + " ELSE jsonb_build_object('i', i, 'nested', jsonb_build_array(i, 'x', null)) END,"
+        + " CASE WHEN i % 7 = 0 THEN NULL ELSE decode(md5(i::text), 'hex') || '\\x00ff'::bytea END"
         + " FROM generate_series("
         + from
         + ", "
