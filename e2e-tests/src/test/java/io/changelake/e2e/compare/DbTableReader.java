@@ -66,6 +66,22 @@ public final class DbTableReader {
     }
   }
 
+  /** Whether {@code schema.table} exists in {@code database}. */
+  public static boolean exists(PostgresServer pg, String database, String schema, String table) {
+    try (Connection c = pg.connect(database);
+        PreparedStatement ps =
+            c.prepareStatement("SELECT to_regclass(quote_ident(?) || '.' || quote_ident(?))")) {
+      ps.setString(1, schema);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getString(1) != null;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot look up " + database + "." + schema + "." + table, e);
+    }
+  }
+
   private static Object value(ResultSet rs, int i, String pgType) throws SQLException {
     Object raw = rs.getObject(i);
     if (raw == null) {

@@ -19,13 +19,14 @@ import java.util.Locale;
 import org.postgresql.util.PGInterval;
 
 /**
- * THE one place where values from PostgreSQL (JDBC) and from a Paimon table are brought into one
- * comparable form. The PostgreSQL column type decides the form, for both sides, so a lake value is
+ * THE one place where values from PostgreSQL (JDBC) and from a Paimon table — or from a mirror
+ * PostgreSQL table some sink created — are brought into one comparable form. The PostgreSQL column
+ * type of the reference table decides the form, for both sides, so a lake (or mirror) value is
  * accepted exactly when it means the same thing as the database value. Whatever type mapping the
  * sink chooses, these are the only leniencies:
  *
  * <table>
- *   <tr><th>PostgreSQL type</th><th>compared as</th><th>lake value accepted as</th></tr>
+ *   <tr><th>PostgreSQL type</th><th>compared as</th><th>lake or mirror value accepted as</th></tr>
  *   <tr><td>smallint, integer, bigint</td><td>long</td><td>any integral number</td></tr>
  *   <tr><td>numeric, numeric(p,s)</td><td>BigDecimal without trailing zeros (1.50 = 1.5)</td>
  *       <td>decimal, or its text</td></tr>
@@ -34,8 +35,8 @@ import org.postgresql.util.PGInterval;
  *   <tr><td>char(n)</td><td>string without trailing blanks (PostgreSQL pads)</td><td>string</td></tr>
  *   <tr><td>boolean</td><td>boolean</td><td>boolean</td></tr>
  *   <tr><td>date</td><td>LocalDate</td><td>date, or days since epoch</td></tr>
- *   <tr><td>time</td><td>LocalTime (microseconds)</td><td>time, or microseconds of the day
- *       (long)</td></tr>
+ *   <tr><td>time</td><td>LocalTime (microseconds)</td><td>time, microseconds of the day (long),
+ *       or ISO text ({@code 12:30:00.000001})</td></tr>
  *   <tr><td>timestamp</td><td>LocalDateTime (microseconds)</td><td>timestamp, or microseconds
  *       since epoch (long)</td></tr>
  *   <tr><td>timestamptz</td><td>Instant</td><td>instant (TIMESTAMP_LTZ), a timestamp read as UTC,
@@ -49,6 +50,14 @@ import org.postgresql.util.PGInterval;
  *   <tr><td>bytea</td><td>hex string</td><td>bytes</td></tr>
  *   <tr><td>arrays</td><td>list of the element form</td><td>list</td></tr>
  * </table>
+ *
+ * <p>The mirror of scenario 9 ({@code MirroringTest}: Debezium's JDBC sink creating PostgreSQL B's
+ * table from the lake's changelog topic) reads its values with its own column types, which are the
+ * lake's, not A's, wherever Paimon has no richer type: {@code numeric} without scale, {@code time}
+ * with microseconds, {@code uuid}, {@code varchar(n)}, {@code json}/{@code jsonb} arrive in B as
+ * {@code text} (Paimon {@code STRING}, published as plain strings), {@code interval} as {@code
+ * bigint} microseconds. The rows above already accept those forms (decimal text, ISO time text,
+ * lower-case uuid text, JSON text, a number of microseconds); no leniency was added for the mirror.
  */
 public final class Normalizer {
   private static final ObjectMapper JSON = new ObjectMapper();

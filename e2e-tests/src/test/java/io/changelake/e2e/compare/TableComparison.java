@@ -11,9 +11,10 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * Compares a PostgreSQL table with a Paimon table row by row, keyed by the database table's primary
- * key, every database column checked (values brought together by {@link Normalizer}). Columns only
- * the lake has (platform bookkeeping, columns the database dropped) are not compared.
+ * Compares a PostgreSQL table with a Paimon table (or with another PostgreSQL table, {@link
+ * DbTable}) row by row, keyed by the database table's primary key, every database column checked
+ * (values brought together by {@link Normalizer}). Columns only the lake has (platform bookkeeping,
+ * columns the database dropped) are not compared.
  */
 public final class TableComparison {
   private static final int MAX_REPORTED = 25;
@@ -23,6 +24,11 @@ public final class TableComparison {
   /** Something that reads the rows of a table, named by its {@code toString()}. */
   public interface TableReader {
     List<Map<String, Object>> read();
+
+    /** What the difference lines call this side ("lake", or e.g. "mirror" for a database). */
+    default String side() {
+      return "lake";
+    }
   }
 
   /** Where a Paimon table lives. */
@@ -39,9 +45,42 @@ public final class TableComparison {
     }
   }
 
+  /**
+   * A PostgreSQL table compared with another one (a mirror), called "mirror" in the differences.
+   * Its values are read with its own column types and then normalised by the reference table's
+   * types, exactly as lake values are. A table not created yet reads as empty, so waits go on until
+   * whatever creates it has done so.
+   */
+  public record DbTable(PostgresServer pg, String database, String schema, String table)
+      implements TableReader {
+    @Override
+    public List<Map<String, Object>> read() {
+      if (!DbTableReader.exists(pg, database, schema, table)) {
+        return List.of();
+      }
+      return DbTableReader.read(pg, database, schema, table).rows();
+    }
+
+    @Override
+    public String side() {
+      return "mirror";
+    }
+
+    @Override
+    public String toString() {
+      return "mirror table " + database + "." + schema + "." + table;
+    }
+  }
+
   /** Differences between the two tables, empty when equal; each entry is one readable line. */
   public static List<String> differences(
       DbTableReader.Contents db, List<Map<String, Object>> lakeRows) {
+    return differences(db, lakeRows, "lake");
+  }
+
+  /** As above, the compared side called {@code side} in the difference lines. */
+  public static List<String> differences(
+      DbTableReader.Contents db, List<Map<String, Object>> lakeRows, String side) {
     List<String> diffs = new ArrayList<>();
     Map<String, DbTableReader.Column> byLowerName = new TreeMap<>();
     db.columns().forEach(c -> byLowerName.put(c.name().toLowerCase(Locale.ROOT), c));
@@ -72,11 +111,11 @@ public final class TableComparison {
       }
       String k = key(db, row, false);
       if (lakeByKey.put(k, row) != null) {
-        diffs.add("key " + k + ": more than one row in the lake");
+        diffs.add("key " + k + ": more than one row in the " + side);
       }
     }
     for (String c : missingColumns) {
-      diffs.add("column " + c + ": missing in the lake table");
+      diffs.add("column " + c + ": missing in the " + side + " table");
     }
     int missingRows = 0;
     for (var e : dbByKey.entrySet()) {
@@ -87,7 +126,8 @@ public final class TableComparison {
         diffs.add(
             "key "
                 + e.getKey()
-                + ": missing in the lake"
+                + ": missing in the "
+                + side
                 + (missingRows <= 3 ? "; database row " + show(e.getValue()) : ""));
         continue;
       }
@@ -107,7 +147,9 @@ public final class TableComparison {
                   + c.pgType()
                   + "): database "
                   + Normalizer.show(dv)
-                  + " lake "
+                  + " "
+                  + side
+                  + " "
                   + Normalizer.show(lv));
         }
       }
@@ -115,7 +157,12 @@ public final class TableComparison {
     for (var e : lakeByKey.entrySet()) {
       if (!dbByKey.containsKey(e.getKey())) {
         diffs.add(
-            "key " + e.getKey() + ": in the lake but not in the database " + show(e.getValue()));
+            "key "
+                + e.getKey()
+                + ": in the "
+                + side
+                + " but not in the database "
+                + show(e.getValue()));
       }
     }
     return diffs;
@@ -149,7 +196,7 @@ public final class TableComparison {
     while (true) {
       DbTableReader.Contents contents = db.get();
       try {
-        List<String> diffs = differences(contents, lake.read());
+        List<String> diffs = differences(contents, lake.read(), lake.side());
         if (diffs.isEmpty()) {
           return;
         }
@@ -176,7 +223,7 @@ public final class TableComparison {
 
   /** Fails at once, with a readable diff, unless the tables are equal now. */
   public static void assertEqual(DbTableReader.Contents db, TableReader lake) {
-    List<String> diffs = differences(db, lake.read());
+    List<String> diffs = differences(db, lake.read(), lake.side());
     if (!diffs.isEmpty()) {
       throw new AssertionError(report(db, lake, diffs));
     }
