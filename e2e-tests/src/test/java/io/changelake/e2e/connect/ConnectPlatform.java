@@ -81,12 +81,22 @@ public final class ConnectPlatform implements AutoCloseable {
 
   /** The folder holding the unpacked Changelake plugin archive. */
   public static Path pluginPath() {
-    String path = System.getProperty(PLUGIN_PATH_PROPERTY);
+    return folderFromProperty(PLUGIN_PATH_PROPERTY, "the unpacked plugin archive");
+  }
+
+  /**
+   * The existing folder a system property set by e2e-tests/pom.xml names, with a fix when it is
+   * missing (the test was started outside Maven).
+   */
+  public static Path folderFromProperty(String property, String what) {
+    String path = System.getProperty(property);
     if (path == null || !Files.isDirectory(Path.of(path))) {
       throw new IllegalStateException(
           "system property "
-              + PLUGIN_PATH_PROPERTY
-              + " must name the unpacked plugin archive (got "
+              + property
+              + " must name "
+              + what
+              + " (got "
               + path
               + "); run the tests through Maven: mvn -pl e2e-tests verify");
     }

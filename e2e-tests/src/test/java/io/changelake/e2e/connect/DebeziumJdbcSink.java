@@ -1,7 +1,6 @@
 package io.changelake.e2e.connect;
 
 import io.changelake.e2e.postgres.PostgresServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,16 +21,8 @@ public final class DebeziumJdbcSink {
 
   /** The folder holding the unpacked {@code debezium-connector-jdbc} plugin. */
   public static Path pluginPath() {
-    String path = System.getProperty(PLUGIN_PATH_PROPERTY);
-    if (path == null || !Files.isDirectory(Path.of(path))) {
-      throw new IllegalStateException(
-          "system property "
-              + PLUGIN_PATH_PROPERTY
-              + " must name the unpacked debezium-connector-jdbc plugin archive (got "
-              + path
-              + "); run the tests through Maven: mvn -pl e2e-tests verify");
-    }
-    return Path.of(path);
+    return ConnectPlatform.folderFromProperty(
+        PLUGIN_PATH_PROPERTY, "the unpacked debezium-connector-jdbc plugin archive");
   }
 
   /**
