@@ -172,11 +172,16 @@ class ChangelakeBenchmark {
       boolean profile = run == settings.repetitions();
       for (Workload workload : List.of(one, many)) {
         for (int tasks : new int[] {1, 2}) {
-          for (Kind kind : Kind.values()) {
+          for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE, Kind.ICEBERG)) {
             SinkCase c = new SinkCase(kind, Converter.JSON, tasks, workload);
             measure(c, run, profile && tasks == 1 && workload == one, failures);
           }
           if (workload == one && tasks == 1) {
+            measure(
+                new SinkCase(Kind.CHANGELAKE_PARTIAL, Converter.JSON, tasks, workload),
+                run,
+                false,
+                failures);
             for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
               measure(new SinkCase(kind, Converter.CACHING, tasks, workload), run, false, failures);
             }
@@ -554,6 +559,19 @@ class ChangelakeBenchmark {
                   warehouse,
                   settings.commitIntervalMs(),
                   "deduplicate");
+          case CHANGELAKE_PARTIAL -> {
+            Map<String, String> partial =
+                Sinks.changelake(
+                    c.workload().regex(),
+                    c.tasks(),
+                    c.converter(),
+                    warehouse,
+                    settings.commitIntervalMs(),
+                    "partial-update");
+            // partial-update tables take deletes only when told to remove the row
+            partial.put("table.delete-policy", "remove-row");
+            yield partial;
+          }
           case ICEBERG -> {
             String control = "control-" + name;
             loader.createTopics(List.of(control), 1);

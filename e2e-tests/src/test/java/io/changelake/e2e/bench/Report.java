@@ -209,6 +209,20 @@ final class Report {
         sinkCase("do-nothing", "json", configs.get(2)),
         "events_per_s");
     infoRatio(
+        "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (events/s)",
+        SINK,
+        sinkCase("changelake-partial", "json", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "json", "1 task / 1 table"),
+        "events_per_s");
+    infoRatio(
+        "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (CPU per event)",
+        SINK,
+        sinkCase("changelake-partial", "json", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "json", "1 task / 1 table"),
+        "cpu_us_per_event");
+    infoRatio(
         "Iceberg vs do-nothing, 1 task, 1 table (events/s)",
         SINK,
         sinkCase("iceberg", "json", "1 task / 1 table"),

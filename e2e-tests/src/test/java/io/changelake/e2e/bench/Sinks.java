@@ -25,7 +25,9 @@ final class Sinks {
   enum Kind {
     DO_NOTHING("do-nothing"),
     CHANGELAKE("changelake"),
-    ICEBERG("iceberg");
+    ICEBERG("iceberg"),
+    /** The Changelake sink into a partial-update table (measured for 1 task, 1 table). */
+    CHANGELAKE_PARTIAL("changelake-partial");
 
     final String label;
 
