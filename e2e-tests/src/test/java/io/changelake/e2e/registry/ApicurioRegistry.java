@@ -154,6 +154,11 @@ public final class ApicurioRegistry implements AutoCloseable {
       c.put(side + ".apicurio.registry.url", registryUrl());
       c.put(side + ".apicurio.registry.auto-register", "true");
       c.put(side + ".apicurio.registry.as-confluent", "true");
+      // what as-confluent installs anyway; naming it too silences Apicurio's warning about a
+      // "duplicate id-handler configuration" (the 8-byte default vs. as-confluent) on every task
+      c.put(
+          side + ".apicurio.registry.id-handler",
+          "io.apicurio.registry.serde.Legacy4ByteIdHandler");
       c.put(side + ".apicurio.registry.use-id", "contentId");
       c.put(side + ".apicurio.registry.headers.enabled", "false");
     }
