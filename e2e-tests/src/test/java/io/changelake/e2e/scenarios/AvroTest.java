@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * one writing Avro through Apicurio Registry in Confluent's wire format, each read by its own
  * Changelake sink (the Avro one with the same Avro converter). The Avro-fed table equals the
  * database row by row, and it equals the JSON-fed table exactly: same Paimon column types and
- * nullability, same primary key, same values.
+ * nullability, same primary key, same values — after the snapshot, after streamed inserts, updates
+ * and deletes, and after a schema change (a column added, int widened to bigint).
  *
  * <p>One difference is by design of the formats, pinned here so the README's warning stays true:
  * Kafka's {@code JsonConverter} writes NaN and ±Infinity of {@code real}/{@code double precision}
@@ -131,6 +132,20 @@ class AvroTest extends PipelineTestBase {
         "INSERT INTO " + FLOATS + " VALUES (5, 'Infinity', '-Infinity')",
         "UPDATE " + FLOATS + " SET r = 'NaN' WHERE id = 3");
 
+    awaitLakeEquals(AVRO, TABLE);
+    awaitLakeEquals(JSON, TABLE);
+    assertSameLakeTables(JSON, AVRO);
+
+    // a schema change mid-stream: the Avro value schema changes, so a new schema (new id) is
+    // registered and the sink reads records of both schemas
+    pg.execute(
+        DB,
+        "ALTER TABLE all_types ADD COLUMN c_added numeric(8,2)",
+        "ALTER TABLE all_types ALTER COLUMN c_integer TYPE bigint",
+        AllTypesTable.insertSql(141, 160),
+        "UPDATE all_types SET c_added = id * 0.25, c_integer = c_integer + 3000000000"
+            + " WHERE id % 4 = 1",
+        "DELETE FROM all_types WHERE id % 13 = 6");
     awaitLakeEquals(AVRO, TABLE);
     awaitLakeEquals(JSON, TABLE);
     assertSameLakeTables(JSON, AVRO);
