@@ -118,7 +118,8 @@ class AvroTest extends PipelineTestBase {
 
     awaitLakeEquals(AVRO, TABLE);
     awaitLakeEquals(JSON, TABLE);
-    assertConfluentWireFormat(AVRO + ".public." + TABLE);
+    String avroTopic = AVRO + ".public." + TABLE;
+    WireSchema before = assertConfluentWireFormat(connect.readAll(avroTopic, false).get(0));
 
     AllTypesTable.insert(pg, DB, 61, 140);
     pg.execute(
@@ -137,7 +138,7 @@ class AvroTest extends PipelineTestBase {
     assertSameLakeTables(JSON, AVRO);
 
     // a schema change mid-stream: the Avro value schema changes, so a new schema (new id) is
-    // registered and the sink reads records of both schemas
+    // registered and the sink reads records of both schemas (checked on the bytes below)
     pg.execute(
         DB,
         "ALTER TABLE all_types ADD COLUMN c_added numeric(8,2)",
@@ -149,6 +150,9 @@ class AvroTest extends PipelineTestBase {
     awaitLakeEquals(AVRO, TABLE);
     awaitLakeEquals(JSON, TABLE);
     assertSameLakeTables(JSON, AVRO);
+    WireSchema after = assertConfluentWireFormat(lastChangeEvent(avroTopic));
+    assertThat(after.id()).as("schema id after the schema change").isNotEqualTo(before.id());
+    assertThat(after.schema().toString()).contains("\"c_added\"");
 
     awaitLakeEquals(AVRO, FLOATS);
     awaitJsonLosesNonFiniteFloats();
@@ -201,24 +205,44 @@ class AvroTest extends PipelineTestBase {
   }
 
   /**
-   * The Avro topic's key and value bytes are Confluent's wire format — magic byte 0, then a 4-byte
+   * The record's key and value bytes are Confluent's wire format — magic byte 0, then a 4-byte
    * big-endian schema id — and each id resolves through the registry's Confluent-compatible API to
-   * Debezium's key or envelope schema.
+   * Debezium's key or envelope schema, which this returns.
    */
-  private static void assertConfluentWireFormat(String topic) {
-    ConsumerRecord<byte[], byte[]> first = connect.readAll(topic, false).get(0);
-    assertThat(schemaName(first.key(), topic + " key")).isEqualTo("Key");
-    assertThat(schemaName(first.value(), topic + " value")).isEqualTo("Envelope");
+  private static WireSchema assertConfluentWireFormat(ConsumerRecord<byte[], byte[]> record) {
+    String where = record.topic() + "@" + record.offset();
+    assertThat(wireSchema(record.key(), where + " key").name()).isEqualTo("Key");
+    WireSchema value = wireSchema(record.value(), where + " value");
+    assertThat(value.name()).isEqualTo("Envelope");
+    return value;
   }
 
-  private static String schemaName(byte[] bytes, String what) {
+  /** A schema id read from Confluent-framed bytes, and the Avro schema the registry has for it. */
+  private record WireSchema(int id, JsonNode schema) {
+    String name() {
+      return schema.path("name").asText();
+    }
+  }
+
+  private static WireSchema wireSchema(byte[] bytes, String what) {
     assertThat(bytes).as(what).hasSizeGreaterThan(5);
     assertThat(bytes[0]).as(what + ": Confluent magic byte").isZero();
     int id = ByteBuffer.wrap(bytes, 1, 4).getInt();
     JsonNode schema = registry.confluentSchemaById(id);
     assertThat(schema).as(what + ": schema id " + id + " in the registry").isNotNull();
     assertThat(schema.path("type").asText()).as(what + ": schema " + schema).isEqualTo("record");
-    return schema.path("name").asText();
+    return new WireSchema(id, schema);
+  }
+
+  /** The newest record of {@code topic} that is not a tombstone. */
+  private static ConsumerRecord<byte[], byte[]> lastChangeEvent(String topic) {
+    List<ConsumerRecord<byte[], byte[]>> records = connect.readAll(topic, false);
+    for (int i = records.size() - 1; i >= 0; i--) {
+      if (records.get(i).value() != null) {
+        return records.get(i);
+      }
+    }
+    throw new AssertionError("no change event in " + topic);
   }
 
   /**
