@@ -38,12 +38,12 @@ import org.junit.jupiter.api.Test;
  * nullability, same primary key, same values — after the snapshot, after streamed inserts, updates
  * and deletes, and after a schema change (a column added, int widened to bigint).
  *
- * <p>One difference is by design of the formats, pinned here so the README's warning stays true:
- * Kafka's {@code JsonConverter} writes NaN and ±Infinity of {@code real}/{@code double precision}
- * columns as JSON strings ({@code "NaN"}) and reads those strings back as 0.0, without an error, so
- * a JSON-fed table holds 0.0 where the database holds NaN or ±Infinity; Avro's IEEE floats keep
- * them. A separate table ({@code float_specials}) shows both, so the all-types comparison above
- * stays exact.
+ * <p>One difference comes from Kafka, not from the sink, and is pinned here so the README stays
+ * true: Kafka's {@code JsonConverter} writes NaN and ±Infinity of {@code real}/{@code double
+ * precision} columns as JSON strings ({@code "NaN"}) and reads those strings back as 0.0, without
+ * an error, so a JSON-fed table holds 0.0 where the database holds NaN or ±Infinity; Avro's IEEE
+ * floats keep them. A separate table ({@code float_specials}) shows both, so the all-types
+ * comparison above stays exact.
  */
 class AvroTest extends PipelineTestBase {
   private static final String DB = "s7";
