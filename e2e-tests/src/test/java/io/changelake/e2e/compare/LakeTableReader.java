@@ -59,6 +59,31 @@ public final class LakeTableReader {
     }
   }
 
+  /**
+   * The schema of a Paimon table as an engine sees it: primary key and every column as {@code name
+   * TYPE} (Paimon's SQL type string, nullability included), in column order.
+   */
+  public record Schema(List<String> primaryKeys, List<String> columns) {}
+
+  /** The current {@link Schema} of {@code database.table}. */
+  public static Schema schema(Map<String, String> catalogOptions, String database, String table) {
+    Map<String, String> options = new HashMap<>(catalogOptions);
+    options.put("cache-enabled", "false");
+    try (Catalog catalog =
+        CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)))) {
+      Table t = catalog.getTable(Identifier.create(database, table));
+      List<String> columns = new ArrayList<>();
+      for (DataField f : t.rowType().getFields()) {
+        columns.add(f.name() + " " + f.type().asSQLString());
+      }
+      return new Schema(t.primaryKeys(), columns);
+    } catch (Catalog.TableNotExistException e) {
+      throw new TableMissing(database + "." + table);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read lake table " + database + "." + table, e);
+    }
+  }
+
   /** Rows of an already opened table. */
   public static List<Map<String, Object>> readTable(Table t) throws java.io.IOException {
     RowType rowType = t.rowType();
