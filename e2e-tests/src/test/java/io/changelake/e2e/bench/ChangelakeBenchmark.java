@@ -3,12 +3,14 @@ package io.changelake.e2e.bench;
 import io.changelake.e2e.bench.Sinks.Converter;
 import io.changelake.e2e.bench.Sinks.Kind;
 import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.e2e.registry.ApicurioRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -48,6 +50,7 @@ class ChangelakeBenchmark {
   private static TopicLoader loader;
   private static SinkRunner runner;
   private static boolean icebergInstalled;
+  private static ApicurioRegistry registry;
 
   @BeforeAll
   static void startPlatform() throws IOException {
@@ -85,6 +88,9 @@ class ChangelakeBenchmark {
       }
       if (platform != null) {
         platform.close();
+      }
+      if (registry != null) {
+        registry.close();
       }
     } finally {
       if (results != null) {
@@ -166,6 +172,7 @@ class ChangelakeBenchmark {
             settings.events(),
             Math.max(100, settings.keySpace() / settings.manyTables()));
     results.add(SINK, "workload", 0, "event_bytes", (double) one.bytes() / settings.events(), "B");
+    Workload avro = avroWorkload();
     warmUp();
     List<String> failures = new ArrayList<>();
     for (int run = 1; run <= settings.repetitions(); run++) {
@@ -184,6 +191,9 @@ class ChangelakeBenchmark {
                 failures);
             for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
               measure(new SinkCase(kind, Converter.CACHING, tasks, workload), run, false, failures);
+              if (avro != null) {
+                measure(new SinkCase(kind, Converter.AVRO, tasks, avro), run, false, failures);
+              }
             }
           }
         }
@@ -195,12 +205,56 @@ class ChangelakeBenchmark {
   }
 
   /**
+   * The same events as the one-table workload, in Avro through an Apicurio Registry child process
+   * (Confluent wire format, as Debezium writes them with that converter); null, with the failure
+   * recorded, when the registry does not start.
+   */
+  private static Workload avroWorkload() {
+    try {
+      registry = ApicurioRegistry.launch(settings.workDir().resolve("registry"));
+      registry.awaitReady(Duration.ofSeconds(120));
+      Sinks.useRegistry(registry);
+      DebeziumEvents events =
+          new DebeziumEvents(
+              "avro",
+              1,
+              settings.keySpace(),
+              42,
+              avroConverter(registry.avroConverters(), true),
+              avroConverter(registry.avroConverters(), false));
+      Workload avro = Workload.load(loader, events, 2, settings.events());
+      results.add(
+          SINK, "workload avro", 0, "event_bytes", (double) avro.bytes() / settings.events(), "B");
+      return avro;
+    } catch (RuntimeException e) {
+      results.failed(SINK, "avro", e);
+      return null;
+    }
+  }
+
+  /** An AvroConverter configured from a connector's {@code key.converter.*} or value settings. */
+  private static org.apache.kafka.connect.storage.Converter avroConverter(
+      Map<String, String> connectorSettings, boolean isKey) {
+    String prefix = isKey ? "key.converter." : "value.converter.";
+    Map<String, String> config = new HashMap<>();
+    connectorSettings.forEach(
+        (key, value) -> {
+          if (key.startsWith(prefix)) {
+            config.put(key.substring(prefix.length()), value);
+          }
+        });
+    var converter = new io.apicurio.registry.utils.converter.AvroConverter<Object>();
+    converter.configure(config, isKey);
+    return converter;
+  }
+
+  /**
    * One unmeasured do-nothing run on a small topic: the first connector of a worker pays for the
    * consumer offsets topic, class loading and JIT compilation.
    */
   private static void warmUp() {
     Workload warm = Workload.load(loader, "warmup", 1, 2, 5_000, 1_000);
-    for (Converter converter : Converter.values()) {
+    for (Converter converter : List.of(Converter.JSON, Converter.CACHING)) {
       runner.run(
           "warmup-" + converter.label, Sinks.doNothing(warm.regex(), 1, converter), warm.topics());
     }
@@ -648,7 +702,12 @@ class ChangelakeBenchmark {
   record Workload(String name, int tables, List<String> topics, String regex, long bytes) {
     static Workload load(
         TopicLoader loader, String name, int tables, int partitions, int events, int keySpace) {
-      DebeziumEvents generator = new DebeziumEvents(name, tables, keySpace, 42);
+      return load(loader, new DebeziumEvents(name, tables, keySpace, 42), partitions, events);
+    }
+
+    static Workload load(TopicLoader loader, DebeziumEvents generator, int partitions, int events) {
+      String name = generator.server();
+      int tables = generator.topics().size();
       loader.createTopics(generator.topics(), partitions);
       long bytes = loader.load(events, generator::next);
       return new Workload(

@@ -9,6 +9,7 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
+import org.apache.kafka.connect.storage.Converter;
 
 /**
  * Debezium PostgreSQL change events for benchmark tables {@code public.t000...}, serialized exactly
@@ -30,8 +31,8 @@ final class DebeziumEvents {
   private final Schema sourceSchema;
   private final BitSet[] existing;
   private final SplittableRandom random;
-  private final JsonConverter keyConverter = converter(true);
-  private final JsonConverter valueConverter = converter(false);
+  private final Converter keyConverter;
+  private final Converter valueConverter;
   private long lsn = 30_000_000L;
   private long tsMs = 1_764_500_000_000L;
 
@@ -40,6 +41,19 @@ final class DebeziumEvents {
    *     <server>.public.<t>}
    */
   DebeziumEvents(String server, int tables, int keySpace, long seed) {
+    this(server, tables, keySpace, seed, converter(true), converter(false));
+  }
+
+  /** Events serialized by the given converters instead (e.g. Avro through a registry). */
+  DebeziumEvents(
+      String server,
+      int tables,
+      int keySpace,
+      long seed,
+      Converter keyConverter,
+      Converter valueConverter) {
+    this.keyConverter = keyConverter;
+    this.valueConverter = valueConverter;
     this.server = server;
     this.tables = tables;
     this.keySpace = keySpace;
@@ -56,6 +70,11 @@ final class DebeziumEvents {
       envelopeSchemas[t] = envelopeSchema(topic(t), rowSchemas[t]);
       existing[t] = new BitSet(keySpace);
     }
+  }
+
+  /** Debezium's topic prefix of these events. */
+  String server() {
+    return server;
   }
 
   static String tableName(int table) {

@@ -209,6 +209,20 @@ final class Report {
         sinkCase("do-nothing", "json", configs.get(2)),
         "events_per_s");
     infoRatio(
+        "Changelake vs do-nothing, both with Avro (Apicurio), 1 task, 1 table (events/s)",
+        SINK,
+        sinkCase("changelake", "avro", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "avro", "1 task / 1 table"),
+        "events_per_s");
+    infoRatio(
+        "Changelake vs do-nothing, both with Avro (Apicurio), 1 task, 1 table (CPU per event)",
+        SINK,
+        sinkCase("changelake", "avro", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "avro", "1 task / 1 table"),
+        "cpu_us_per_event");
+    infoRatio(
         "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (events/s)",
         SINK,
         sinkCase("changelake-partial", "json", "1 task / 1 table"),
@@ -405,13 +419,16 @@ final class Report {
       }
       md.append('\n');
     }
-    md.append("| 1 task / 1 table / caching converter |");
-    for (String sink : SINKS) {
-      md.append(' ')
-          .append(cell(SINK, sinkCase(sink, "caching-json", "1 task / 1 table"), metric, format))
-          .append(" |");
+    for (String[] converter :
+        new String[][] {{"caching-json", "caching converter"}, {"avro", "Avro"}}) {
+      md.append("| 1 task / 1 table / ").append(converter[1]).append(" |");
+      for (String sink : SINKS) {
+        md.append(' ')
+            .append(cell(SINK, sinkCase(sink, converter[0], "1 task / 1 table"), metric, format))
+            .append(" |");
+      }
+      md.append('\n');
     }
-    md.append('\n');
   }
 
   private String cell(String measurement, String caseName, String metric, String format) {

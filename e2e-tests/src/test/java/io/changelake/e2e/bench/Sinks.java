@@ -1,5 +1,6 @@
 package io.changelake.e2e.bench;
 
+import io.changelake.e2e.registry.ApicurioRegistry;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,7 +11,9 @@ final class Sinks {
   /** The value/key converter a case uses. */
   enum Converter {
     JSON("json", "org.apache.kafka.connect.json.JsonConverter"),
-    CACHING("caching-json", "io.changelake.sink.converter.CachingJsonConverter");
+    CACHING("caching-json", "io.changelake.sink.converter.CachingJsonConverter"),
+    /** Apicurio's AvroConverter in Confluent's wire format; needs {@link #useRegistry}. */
+    AVRO("avro", ApicurioRegistry.AVRO_CONVERTER);
 
     final String label;
     final String className;
@@ -36,12 +39,26 @@ final class Sinks {
     }
   }
 
+  private static Map<String, String> avroConverters;
+
   private Sinks() {}
+
+  /** The registry the {@link Converter#AVRO} cases use. */
+  static void useRegistry(ApicurioRegistry registry) {
+    avroConverters = registry.avroConverters();
+  }
 
   static Map<String, String> common(String topicsRegex, int tasks, Converter converter) {
     Map<String, String> c = new HashMap<>();
     c.put("tasks.max", String.valueOf(tasks));
     c.put("topics.regex", topicsRegex);
+    if (converter == Converter.AVRO) {
+      if (avroConverters == null) {
+        throw new IllegalStateException("Avro cases need a registry: call Sinks.useRegistry");
+      }
+      c.putAll(avroConverters);
+      return c;
+    }
     c.put("key.converter", converter.className);
     c.put("key.converter.schemas.enable", "true");
     c.put("value.converter", converter.className);
