@@ -36,6 +36,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Scenario 8: the warehouse on S3 (an s3proxy child process), two sink tasks committing to the same
@@ -85,6 +87,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it happens in a given run is chance — a test of it would flake.
  */
 class S3ConcurrentCommitTest extends PipelineTestBase {
+  private static final Logger LOG = LoggerFactory.getLogger(S3ConcurrentCommitTest.class);
   private static final String NAME = "s8";
   private static final String CONNECTOR = NAME + "-sink";
   private static final String CATALOG_DATABASE = "s8_catalog";
@@ -171,6 +174,17 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     }
     long snapshots = audits.stream().mapToLong(a -> a.snapshots().size()).sum();
     awaitLockReleasesAtLeast(snapshots);
+    for (SnapshotAudit audit : audits) {
+      LOG.info(
+          "{}: {} snapshots ({} by task 0, {} by task 1), the committer changed {} times",
+          audit.table(),
+          audit.snapshots().size(),
+          audit.snapshotsOf(user(0)),
+          audit.snapshotsOf(user(1)),
+          audit.userSwitches());
+    }
+    LOG.info(
+        "{} rounds of changes, {} snapshots, {} lock releases", rounds, snapshots, lockReleases());
   }
 
   private static boolean everyTaskCommittedEveryTable(int commits) throws Exception {
