@@ -184,7 +184,12 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
           audit.userSwitches());
     }
     LOG.info(
-        "{} rounds of changes, {} snapshots, {} lock releases", rounds, snapshots, lockReleases());
+        "{} rounds of changes, {} snapshots, {} lock releases, {} open connections to the catalog"
+            + " database",
+        rounds,
+        snapshots,
+        lockReleases(),
+        catalogConnections());
   }
 
   private static boolean everyTaskCommittedEveryTable(int commits) throws Exception {
@@ -389,6 +394,21 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
       return rs.next() ? rs.getLong(1) : 0;
     } catch (java.sql.SQLException e) {
       throw new IllegalStateException("cannot read the lock statistics", e);
+    }
+  }
+
+  private static long catalogConnections() {
+    try (Connection c = pg.connect("postgres");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = '"
+                    + CATALOG_DATABASE
+                    + "'")) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException("cannot count the catalog's connections", e);
     }
   }
 
