@@ -47,10 +47,10 @@ import org.slf4j.LoggerFactory;
  * {@code N}, both "succeed", and the first one's snapshot is silently replaced by the second.
  *
  * <p>Debezium's topics have 4 partitions and Debezium keys records by primary key, so every table's
- * changes are spread over both tasks. The database changes (inserts, updates and deletes, a few
- * thousand) until each task has committed to every table at least 8 times; with a 200 ms commit
- * interval and one bucket per table the two tasks and the compactor contend for every table's lock
- * over and over. The test then checks:
+ * changes are spread over both tasks. The database changes (inserts, updates and deletes: about 200
+ * rounds, some 20,000 changes, here) until each task has committed to every table at least 8 times;
+ * with a 200 ms commit interval and one bucket per table the two tasks and the compactor contend
+ * for every table's lock over and over. The test then checks:
  *
  * <ol>
  *   <li>every table equals the database row by row;
@@ -83,8 +83,10 @@ import org.slf4j.LoggerFactory;
  * archive.
  *
  * <p>No negative run (the same load without the lock): a lost snapshot needs both committers inside
- * the few milliseconds between the existence check and the copy of the snapshot object, so whether
- * it happens in a given run is chance — a test of it would flake.
+ * the short window between the existence check and the copy of the snapshot object, so whether it
+ * happens in a given run is chance — a test of it would flake. Measured once here with {@code
+ * paimon.lock.enabled=false}: none of 83 snapshots was lost, and only the lock-release check failed
+ * ("0 released locks for 83 snapshots").
  */
 class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final Logger LOG = LoggerFactory.getLogger(S3ConcurrentCommitTest.class);
