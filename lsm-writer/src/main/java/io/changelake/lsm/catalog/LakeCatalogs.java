@@ -101,14 +101,14 @@ public final class LakeCatalogs {
     return false;
   }
 
-  // Paimon wraps the database's error ("Cannot initialize JDBC catalog"): the cause says what to
+  // Paimon wraps the database's error ("Cannot initialize JDBC catalog"): its cause says what to
   // fix
   private static String withRootCause(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root == e ? e.getMessage() : e.getMessage() + " (" + root.getMessage() + ")";
+    return root == e ? e.getMessage() : e.getMessage() + " (" + root + ")";
   }
 
   private static void pause(int attempt) {
