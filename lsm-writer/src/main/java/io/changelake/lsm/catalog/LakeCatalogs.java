@@ -1,7 +1,10 @@
 package io.changelake.lsm.catalog;
 
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -25,6 +28,9 @@ public final class LakeCatalogs {
   /** The one option every catalog needs. */
   public static final String WAREHOUSE = "warehouse";
 
+  // a lost race to create a JDBC catalog's tables is retried (see open(String, Supplier))
+  private static final int OPEN_ATTEMPTS = 3;
+
   private LakeCatalogs() {}
 
   /** Opens the catalog described by the {@code paimon.*} keys of {@code connectorProps}. */
@@ -38,22 +44,79 @@ public final class LakeCatalogs {
               + WAREHOUSE
               + "' to a local path (e.g. /data/lake) or an S3 URI (e.g. s3://bucket/lake)");
     }
+    Options catalogOptions = Options.fromMap(options);
+    // paimon-s3 and the Hadoop file systems are found through this module's class loader, which
+    // under Connect's plugin isolation is the plugin's loader, not the worker's context loader
+    return open(
+        warehouse,
+        () ->
+            CatalogFactory.createCatalog(
+                CatalogContext.create(catalogOptions), LakeCatalogs.class.getClassLoader()));
+  }
+
+  /**
+   * Opens a catalog through {@code factory}, again when the attempt lost the race to create a JDBC
+   * catalog's own tables. Paimon's JDBC catalog creates them on first open, checking for each
+   * whether it exists and then creating it: tasks opening a fresh catalog database at the same time
+   * race, and the losers fail on a duplicate table. By then the tables exist, so opening again
+   * succeeds.
+   */
+  static Catalog open(String warehouse, Supplier<Catalog> factory) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return factory.get();
+      } catch (RuntimeException e) {
+        if (attempt < OPEN_ATTEMPTS && lostTableCreationRace(e)) {
+          pause(attempt);
+          continue;
+        }
+        throw new IllegalArgumentException(
+            "Cannot open the Paimon catalog at warehouse '"
+                + warehouse
+                + "': "
+                + withRootCause(e)
+                + ". Check the '"
+                + PREFIX
+                + "*' options (for S3: s3.endpoint, s3.access-key, s3.secret-key,"
+                + " s3.path.style.access; for a JDBC catalog: uri, jdbc.user, jdbc.password)",
+            e);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code e} comes from a table that another session created first: SQL state class 23
+   * (PostgreSQL reports two concurrent {@code CREATE TABLE}s of one name as a duplicate key of its
+   * type catalog, 23505), 42P07 (PostgreSQL) or 42S01 (MySQL), "table already exists".
+   */
+  static boolean lostTableCreationRace(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        String state = sql.getSQLState();
+        if (state.startsWith("23") || state.equals("42P07") || state.equals("42S01")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // Paimon wraps the database's error ("Cannot initialize JDBC catalog"): its cause says what to
+  // fix
+  private static String withRootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root == e ? e.getMessage() : e.getMessage() + " (" + root + ")";
+  }
+
+  private static void pause(int attempt) {
     try {
-      // paimon-s3 and the Hadoop file systems are found through this module's class loader, which
-      // under Connect's plugin isolation is the plugin's loader, not the worker's context loader
-      return CatalogFactory.createCatalog(
-          CatalogContext.create(Options.fromMap(options)), LakeCatalogs.class.getClassLoader());
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(
-          "Cannot open the Paimon catalog at warehouse '"
-              + warehouse
-              + "': "
-              + e.getMessage()
-              + ". Check the '"
-              + PREFIX
-              + "*' options (for S3: s3.endpoint, s3.access-key, s3.secret-key,"
-              + " s3.path.style.access)",
-          e);
+      Thread.sleep(ThreadLocalRandom.current().nextLong(50, 200) * attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while opening the Paimon catalog again", e);
     }
   }
 

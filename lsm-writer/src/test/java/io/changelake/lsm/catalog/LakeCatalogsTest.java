@@ -7,7 +7,9 @@ import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.Test;
@@ -51,5 +53,70 @@ class LakeCatalogsTest {
                         "paimon.warehouse", dir.toString(), "paimon.metastore", "no-such-store")))
         .hasMessageContaining(dir.toString())
         .hasMessageContaining("paimon.*");
+  }
+
+  @Test
+  void aLostRaceToCreateTheJdbcCatalogTablesIsRetried() throws Exception {
+    Path warehouse = dir.resolve("lake");
+    AtomicInteger attempts = new AtomicInteger();
+    // what Paimon's JdbcCatalog throws when another task created its tables first (PostgreSQL)
+    RuntimeException lostRace =
+        new RuntimeException(
+            "Cannot initialize JDBC catalog",
+            new SQLException(
+                "duplicate key value violates unique constraint \"pg_type_typname_nsp_index\"",
+                "23505"));
+    try (Catalog catalog =
+        LakeCatalogs.open(
+            warehouse.toString(),
+            () -> {
+              if (attempts.incrementAndGet() == 1) {
+                throw lostRace;
+              }
+              return LakeCatalogs.open(Map.of("paimon.warehouse", warehouse.toString()));
+            })) {
+      assertThat(catalog.listDatabases()).isEmpty();
+    }
+    assertThat(attempts).hasValue(2);
+  }
+
+  @Test
+  void otherJdbcFailuresAreNotRetried() {
+    AtomicInteger attempts = new AtomicInteger();
+    RuntimeException wrongPassword =
+        new RuntimeException(
+            "Failed to connect: jdbc:postgresql://db/paimon",
+            new SQLException("password authentication failed for user \"paimon\"", "28P01"));
+    assertThatThrownBy(
+            () ->
+                LakeCatalogs.open(
+                    "s3://lake/warehouse",
+                    () -> {
+                      attempts.incrementAndGet();
+                      throw wrongPassword;
+                    }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("s3://lake/warehouse")
+        .hasMessageContaining("password authentication failed")
+        .hasMessageContaining("jdbc.user");
+    assertThat(attempts).hasValue(1);
+  }
+
+  @Test
+  void aRaceLostOnEveryAttemptFailsWithTheCause() {
+    AtomicInteger attempts = new AtomicInteger();
+    assertThatThrownBy(
+            () ->
+                LakeCatalogs.open(
+                    "s3://lake/warehouse",
+                    () -> {
+                      attempts.incrementAndGet();
+                      throw new RuntimeException(
+                          "Cannot initialize JDBC catalog",
+                          new SQLException("relation \"paimon_tables\" already exists", "42P07"));
+                    }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Cannot initialize JDBC catalog");
+    assertThat(attempts).hasValue(3);
   }
 }
