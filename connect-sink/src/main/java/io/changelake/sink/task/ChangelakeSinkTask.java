@@ -3,6 +3,7 @@ package io.changelake.sink.task;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.lsm.write.WriterSettings;
@@ -96,11 +97,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     String connectorUsers = "changelake-sink-" + connector + "-";
     offsetUserPrefix = connectorUsers + "task-";
     catalog = LakeCatalogs.open(config.catalogProperties());
-    try {
-      catalog.createDatabase(config.database(), true);
-    } catch (Catalog.DatabaseAlreadyExistException e) {
-      throw new IllegalStateException(e); // cannot happen with ignoreIfExists
-    }
+    LakeTables.createDatabaseIfAbsent(catalog, config.database());
     pool =
         new WriterPool(
             catalog,

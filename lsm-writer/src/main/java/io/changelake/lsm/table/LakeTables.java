@@ -23,15 +23,7 @@ public final class LakeTables {
       return open(catalog, id);
     }
     Schema schema = toSchema(spec);
-    try {
-      catalog.createDatabase(id.getDatabaseName(), true);
-    } catch (Exception e) {
-      // another task may have created it between our check and our call
-      if (!databaseExists(catalog, id.getDatabaseName())) {
-        throw new IllegalStateException(
-            "Cannot create database '" + id.getDatabaseName() + "': " + e.getMessage(), e);
-      }
-    }
+    createDatabaseIfAbsent(catalog, id.getDatabaseName());
     try {
       catalog.createTable(id, schema, true);
     } catch (Exception e) {
@@ -44,6 +36,23 @@ public final class LakeTables {
       }
     }
     return open(catalog, id);
+  }
+
+  /**
+   * Creates the database unless it exists. Safe when several tasks create it at once: catalogs
+   * check, then create (the JDBC catalog inserts a row), so the loser of a race fails although the
+   * database now exists.
+   */
+  public static void createDatabaseIfAbsent(Catalog catalog, String database) {
+    try {
+      catalog.createDatabase(database, true);
+    } catch (Exception e) {
+      // another task may have created it between the catalog's check and its create
+      if (!databaseExists(catalog, database)) {
+        throw new IllegalStateException(
+            "Cannot create database '" + database + "': " + e.getMessage(), e);
+      }
+    }
   }
 
   /** Opens an existing table on its latest schema. */

@@ -208,4 +208,54 @@ class LakeTablesTest {
     assertThat(InternalColumns.isInternal("_changelake_lsn")).isTrue();
     assertThat(InternalColumns.isInternal("lsn")).isFalse();
   }
+
+  @Test
+  void databaseCreationLostToAnotherTaskIsNotAnError() throws Exception {
+    // the JDBC catalog checks, then inserts: the loser of a race fails on the duplicate row
+    Catalog racing =
+        createDatabaseFailing(
+            catalog,
+            name -> {
+              catalog.createDatabase(name, true); // the other task wins
+              return new RuntimeException("duplicate key value violates unique constraint");
+            });
+
+    LakeTables.createDatabaseIfAbsent(racing, "shop");
+
+    assertThat(catalog.getDatabase("shop").name()).isEqualTo("shop");
+  }
+
+  @Test
+  void databaseThatCannotBeCreatedFailsWithTheCatalogsReason() {
+    Catalog broken =
+        createDatabaseFailing(
+            catalog, name -> new RuntimeException("permission denied for table paimon_databases"));
+
+    assertThatThrownBy(() -> LakeTables.createDatabaseIfAbsent(broken, "shop"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot create database 'shop': permission denied for table paimon_databases");
+  }
+
+  /** The error a catalog's createDatabase throws for a database name. */
+  private interface CreateFailure {
+    RuntimeException failure(String database) throws Exception;
+  }
+
+  /** {@code real}, except that createDatabase throws what {@code failure} returns. */
+  private static Catalog createDatabaseFailing(Catalog real, CreateFailure failure) {
+    return (Catalog)
+        java.lang.reflect.Proxy.newProxyInstance(
+            Catalog.class.getClassLoader(),
+            new Class<?>[] {Catalog.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("createDatabase")) {
+                throw failure.failure((String) args[0]);
+              }
+              try {
+                return method.invoke(real, args);
+              } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
 }
