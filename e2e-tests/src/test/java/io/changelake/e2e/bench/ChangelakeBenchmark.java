@@ -451,6 +451,7 @@ class ChangelakeBenchmark {
       // run 0 warms the JIT up for every case and is not recorded
       for (int run = 0; run <= settings.repetitions(); run++) {
         String prefix = "srcout-r" + run;
+        source.profileInto(run == settings.repetitions() ? settings.workDir() : null);
         SourceThroughput.Run json =
             source.changelakeSource(
                 "source-r" + run,
@@ -667,9 +668,22 @@ class ChangelakeBenchmark {
     }
   }
 
-  private static void recordProfile(String caseName, JfrProfile.Summary summary, String scope) {
+  static void recordProfile(String caseName, JfrProfile.Summary summary, String scope) {
     String profileCase = caseName + " / " + scope;
     results.add(PROFILE, profileCase, 0, "samples", summary.samples(), "");
+    summary
+        .phases()
+        .forEach(
+            (phase, n) ->
+                results.add(
+                    new Results.Row(
+                        PROFILE,
+                        profileCase,
+                        0,
+                        "phase",
+                        100.0 * n / summary.samples(),
+                        "%",
+                        phase)));
     summary
         .topMethods()
         .forEach(

@@ -20,8 +20,58 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class JfrProfile implements AutoCloseable {
 
-  /** Sample counts by method and by package, most frequent first. */
-  record Summary(long samples, Map<String, Long> topMethods, Map<String, Long> topPackages) {}
+  /**
+   * Sample counts by method and by package, most frequent first, and by phase: the samples with a
+   * phase's frame anywhere on their stack (phases nest, so their shares do not add up).
+   */
+  record Summary(
+      long samples,
+      Map<String, Long> topMethods,
+      Map<String, Long> topPackages,
+      Map<String, Long> phases) {}
+
+  /** A phase of the work: its samples have a frame starting with one of the prefixes. */
+  private record Phase(String label, List<String> framePrefixes) {
+    boolean matches(String frame) {
+      return framePrefixes.stream().anyMatch(frame::startsWith);
+    }
+  }
+
+  private static final List<Phase> PHASES =
+      List.of(
+          new Phase(
+              "converting records (Converter.toConnectData)",
+              List.of(
+                  "org.apache.kafka.connect.json.JsonConverter.toConnectData",
+                  "io.changelake.sink.converter.CachingJsonConverter.toConnectData",
+                  "io.apicurio.registry.utils.converter.SerdeBasedConverter.toConnectData")),
+          new Phase(
+              "converting records (Converter.fromConnectData)",
+              List.of(
+                  "org.apache.kafka.connect.json.JsonConverter.fromConnectData",
+                  "io.changelake.sink.converter.CachingJsonConverter.fromConnectData")),
+          new Phase(
+              "Changelake sink: put", List.of("io.changelake.sink.task.ChangelakeSinkTask.put")),
+          new Phase(
+              "Changelake sink: commits (Paimon flush to Parquet, snapshot)",
+              List.of("io.changelake.sink.task.ChangelakeSinkTask.commit")),
+          new Phase(
+              "Parquet writing",
+              List.of(
+                  "org.apache.paimon.format.parquet.writer",
+                  "org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetWriter")),
+          new Phase("Iceberg sink: put", List.of("org.apache.iceberg.connect")),
+          new Phase(
+              "Changelake source: poll (read the table, build records)",
+              List.of("io.changelake.source.ChangelakeSourceTask.poll")),
+          new Phase(
+              "Changelake source: reading the changelog",
+              List.of("io.changelake.lsm.changelog.ChangelogReader.poll")),
+          new Phase(
+              "Kafka producer: send",
+              List.of("org.apache.kafka.clients.producer.KafkaProducer.send")),
+          new Phase(
+              "Kafka consumer: poll", List.of("org.apache.kafka.clients.consumer.KafkaConsumer")));
 
   private final Recording recording;
   private final Path file;
@@ -56,6 +106,7 @@ final class JfrProfile implements AutoCloseable {
     try {
       Map<String, Long> methods = new HashMap<>();
       Map<String, Long> packages = new HashMap<>();
+      Map<String, Long> phases = new LinkedHashMap<>();
       long samples = 0;
       for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
         if (!event.getEventType().getName().equals("jdk.ExecutionSample")
@@ -71,8 +122,14 @@ final class JfrProfile implements AutoCloseable {
         samples++;
         methods.merge(name(frames.get(0)), 1L, Long::sum);
         packages.merge(owner(frames), 1L, Long::sum);
+        List<String> names = frames.stream().map(JfrProfile::name).toList();
+        for (Phase phase : PHASES) {
+          if (names.stream().anyMatch(phase::matches)) {
+            phases.merge(phase.label(), 1L, Long::sum);
+          }
+        }
       }
-      return new Summary(samples, top(methods, top), top(packages, top));
+      return new Summary(samples, top(methods, top), top(packages, top), phases);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

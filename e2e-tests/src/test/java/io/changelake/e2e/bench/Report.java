@@ -683,6 +683,18 @@ final class Report {
         .append(" package on the stack.\n\n");
     for (String c : cases) {
       md.append("### ").append(c).append("\n\n");
+      List<Results.Row> phases = profileRows(c, "phase");
+      if (!phases.isEmpty()) {
+        md.append("| phase (samples with it on the stack; phases nest) | share |\n|---|---|\n");
+        phases.forEach(
+            p ->
+                md.append("| ")
+                    .append(p.note())
+                    .append(" | ")
+                    .append(pct(p.value()))
+                    .append(" |\n"));
+        md.append('\n');
+      }
       md.append("| top frame | share | | owner | share |\n|---|---|---|---|---|\n");
       List<Results.Row> methods = profileRows(c, "method");
       List<Results.Row> packages = profileRows(c, "package");

@@ -29,11 +29,17 @@ final class SourceThroughput {
   private final ConnectPlatform platform;
   private final TopicLoader loader;
   private final SinkRunner runner;
+  private Path profileDir;
 
   SourceThroughput(ConnectPlatform platform, TopicLoader loader, SinkRunner runner) {
     this.platform = platform;
     this.loader = loader;
     this.runner = runner;
+  }
+
+  /** Records a JFR profile of each following source run into {@code dir}; null: none. */
+  void profileInto(Path dir) {
+    this.profileDir = dir;
   }
 
   /**
@@ -63,14 +69,26 @@ final class SourceThroughput {
     c.put("key.converter.schemas.enable", "true");
     c.put("value.converter", converter.className);
     c.put("value.converter.schemas.enable", "true");
+    JfrProfile jfr = profileDir == null ? null : new JfrProfile(profileDir.resolve(name + ".jfr"));
     long cpu0 = CpuClock.processCpuNanos();
     long t0 = System.nanoTime();
     platform.cluster().configureConnector(name, c);
     try {
       awaitEndOffset(topic, rows, name);
-      return new Run(
-          rows, (System.nanoTime() - t0) / 1e9, (CpuClock.processCpuNanos() - cpu0) / 1e9);
+      Run run =
+          new Run(rows, (System.nanoTime() - t0) / 1e9, (CpuClock.processCpuNanos() - cpu0) / 1e9);
+      if (jfr != null) {
+        jfr.stop();
+        ChangelakeBenchmark.recordProfile(
+            "changelake source / " + converter.label,
+            jfr.summary("org.apache.kafka.connect.runtime.AbstractWorkerSourceTask", 12),
+            "task thread");
+      }
+      return run;
     } finally {
+      if (jfr != null) {
+        jfr.close();
+      }
       runner.remove(name, "task-thread-" + name + "-");
     }
   }
