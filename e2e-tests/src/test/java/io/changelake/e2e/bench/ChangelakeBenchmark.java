@@ -184,11 +184,9 @@ class ChangelakeBenchmark {
             measure(c, run, profile && tasks == 1 && workload == one, failures);
           }
           if (workload == one && tasks == 1) {
-            measure(
-                new SinkCase(Kind.CHANGELAKE_PARTIAL, Converter.JSON, tasks, workload),
-                run,
-                false,
-                failures);
+            for (Kind kind : List.of(Kind.CHANGELAKE_PARTIAL, Kind.CHANGELAKE_L0_AVRO)) {
+              measure(new SinkCase(kind, Converter.JSON, tasks, workload), run, false, failures);
+            }
             for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
               measure(new SinkCase(kind, Converter.CACHING, tasks, workload), run, false, failures);
               if (avro != null) {
@@ -614,6 +612,18 @@ class ChangelakeBenchmark {
                   warehouse,
                   settings.commitIntervalMs(),
                   "deduplicate");
+          case CHANGELAKE_L0_AVRO -> {
+            Map<String, String> l0Avro =
+                Sinks.changelake(
+                    c.workload().regex(),
+                    c.tasks(),
+                    c.converter(),
+                    warehouse,
+                    settings.commitIntervalMs(),
+                    "deduplicate");
+            l0Avro.put("table.option.file.format.per.level", "0:avro");
+            yield l0Avro;
+          }
           case CHANGELAKE_PARTIAL -> {
             Map<String, String> partial =
                 Sinks.changelake(

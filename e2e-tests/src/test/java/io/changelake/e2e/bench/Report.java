@@ -223,6 +223,20 @@ final class Report {
         sinkCase("do-nothing", "avro", "1 task / 1 table"),
         "cpu_us_per_event");
     infoRatio(
+        "Changelake with level-0 files in Avro vs do-nothing, 1 task, 1 table (events/s)",
+        SINK,
+        sinkCase("changelake-l0-avro", "json", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "json", "1 task / 1 table"),
+        "events_per_s");
+    infoRatio(
+        "Changelake with level-0 files in Avro vs do-nothing, 1 task, 1 table (CPU per event)",
+        SINK,
+        sinkCase("changelake-l0-avro", "json", "1 task / 1 table"),
+        SINK,
+        sinkCase("do-nothing", "json", "1 task / 1 table"),
+        "cpu_us_per_event");
+    infoRatio(
         "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (events/s)",
         SINK,
         sinkCase("changelake-partial", "json", "1 task / 1 table"),

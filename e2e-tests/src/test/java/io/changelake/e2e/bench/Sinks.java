@@ -30,7 +30,12 @@ final class Sinks {
     CHANGELAKE("changelake"),
     ICEBERG("iceberg"),
     /** The Changelake sink into a partial-update table (measured for 1 task, 1 table). */
-    CHANGELAKE_PARTIAL("changelake-partial");
+    CHANGELAKE_PARTIAL("changelake-partial"),
+    /**
+     * The Changelake sink writing level-0 files (all the ingest writers write) as Avro, the
+     * compactor rewriting them to Parquet (measured for 1 task, 1 table).
+     */
+    CHANGELAKE_L0_AVRO("changelake-l0-avro");
 
     final String label;
 
