@@ -29,7 +29,7 @@ record BenchSettings(
   static BenchSettings fromSystemProperties() {
     return new BenchSettings(
         intProperty("bench.repetitions", 3),
-        intProperty("bench.events", 60_000),
+        intProperty("bench.events", 100_000),
         intProperty("bench.tables", 100),
         intProperty("bench.keys", 20_000),
         intProperty("bench.converter.events", 20_000),
@@ -40,8 +40,11 @@ record BenchSettings(
         intProperty("bench.source.events", 100_000),
         intProperty("bench.cost.events", 30_000),
         intList("bench.cost.tables", "1,10,100"),
-        intList("bench.cost.sizes", "100000"),
-        intProperty("bench.commit.interval.ms", 5_000),
+        intList("bench.cost.sizes", "100000,1000000"),
+        // the do-nothing sink's data is "done" when the worker commits its offsets, every second
+        // (offset.flush.interval.ms=1000): the Changelake sink commits as often, so a run's end
+        // waits equally long for both
+        intProperty("bench.commit.interval.ms", 1_000),
         Path.of(System.getProperty("bench.docs.dir", "../docs")).toAbsolutePath().normalize(),
         Path.of(System.getProperty("java.io.tmpdir")).resolve("bench").toAbsolutePath());
   }
