@@ -159,17 +159,22 @@ final class PooledTableWriter implements TableWriter {
           e);
     }
     OptionalLong snapshotId = hasFiles ? snapshotOf(id) : OptionalLong.empty();
-    recordFallback();
+    recordFallback(hasFiles ? id : -1, snapshotId);
     pending.clear();
     pendingOffsets.clear();
     return new CommitResult(identifier, id, snapshotId, rows);
   }
 
-  /** Keeps the offset copy that outlives snapshot expiry in step with the committed snapshots. */
-  private void recordFallback() {
+  /**
+   * Keeps the offset copy that outlives snapshot expiry in step with the committed snapshots. The
+   * snapshot of {@code newestId}, just looked up, is not looked up again: each look-up reads
+   * snapshot files (on object stores, one request each).
+   */
+  private void recordFallback(long newestId, OptionalLong newestSnapshot) {
     OffsetFallbackStore store = new OffsetFallbackStore(table);
     for (int i = 0; i < pending.size(); i++) {
-      OptionalLong snapshotId = snapshotOf(pending.get(i).identifier());
+      long committed = pending.get(i).identifier();
+      OptionalLong snapshotId = committed == newestId ? newestSnapshot : snapshotOf(committed);
       if (snapshotId.isPresent()) {
         store.record(commitUser, snapshotId.getAsLong(), pendingOffsets.get(i));
       }
@@ -177,6 +182,15 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private OptionalLong snapshotOf(long commitIdentifier) {
+    // right after a commit the table's newest snapshot is nearly always this one; reading it costs
+    // the LATEST hint and one snapshot file, where latestSnapshotOfUser first finds the earliest
+    // snapshot, which lists the snapshot directory until snapshots have been expired once
+    Snapshot tableLatest = table.snapshotManager().latestSnapshot();
+    if (tableLatest != null
+        && tableLatest.commitUser().equals(commitUser)
+        && tableLatest.commitIdentifier() == commitIdentifier) {
+      return OptionalLong.of(tableLatest.id());
+    }
     Optional<Snapshot> latest = table.snapshotManager().latestSnapshotOfUser(commitUser);
     if (latest.isPresent() && latest.get().commitIdentifier() == commitIdentifier) {
       return OptionalLong.of(latest.get().id());
