@@ -198,6 +198,27 @@ class WriterPoolTest {
   }
 
   @Test
+  void theEarliestSnapshotHintIsWrittenSoCommitsDoNotListTheSnapshotDirectory() throws Exception {
+    Path hint = dir.resolve("warehouse/shop.db/orders/snapshot/EARLIEST");
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.commit(Map.of(P0, 1L));
+      writer.write(insert(2, "b", 2L));
+      writer.commit(Map.of(P0, 2L));
+      writer.write(insert(3, "c", 3L));
+      writer.commit(Map.of(P0, 3L));
+    }
+    FileStoreTable table = table();
+    assertThat(hint).exists();
+    assertThat(Files.readString(hint).trim()).isEqualTo("1");
+    assertThat(table.snapshotManager().earliestSnapshotId()).isEqualTo(1L);
+    assertThat(table.snapshotManager().latestSnapshotId()).isEqualTo(3L);
+    assertThat(LakeRows.read(table))
+        .containsExactly(values(1, "a", 1L), values(2, "b", 2L), values(3, "c", 3L));
+  }
+
+  @Test
   void aCommitWithoutRowsCreatesNoSnapshot() {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(orders);
