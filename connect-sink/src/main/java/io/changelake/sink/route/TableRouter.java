@@ -1,10 +1,26 @@
 package io.changelake.sink.route;
 
 import io.changelake.sink.decode.SourceInfo;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.catalog.Identifier;
 
-/** Decides the table of a change event: regex rules first, then the name format. */
+/**
+ * Decides the table of a change event: regex rules first, then the name format.
+ *
+ * <p>A task routes every record, nearly always to a table it routed to before: routes are
+ * remembered by topic and source names, so the rules, the format and sanitizing run once per
+ * distinct route instead of once per record. Not for concurrent use (one per task).
+ */
 public final class TableRouter {
+  // bounds the memory of the remembered routes when topics or source names keep changing
+  static final int MAX_REMEMBERED = 10_000;
+
+  private record RouteKey(
+      String topic, Optional<String> db, Optional<String> schema, Optional<String> table) {}
+
+  private final Map<RouteKey, Identifier> routes = new HashMap<>();
   private final String database;
   private final RegexRules rules;
   private final TableNameFormat format;
@@ -22,6 +38,20 @@ public final class TableRouter {
    * RegexRouter that renames topics also renames tables.
    */
   public Identifier route(String topic, SourceInfo source) {
+    RouteKey key = new RouteKey(topic, source.db(), source.schema(), source.table());
+    Identifier known = routes.get(key);
+    if (known != null) {
+      return known;
+    }
+    Identifier routed = compute(topic, source);
+    if (routes.size() >= MAX_REMEMBERED) {
+      routes.clear();
+    }
+    routes.put(key, routed);
+    return routed;
+  }
+
+  private Identifier compute(String topic, SourceInfo source) {
     String name = rules.apply(topic).orElseGet(() -> format.format(topic, source));
     if (sanitize) {
       name = TableNames.sanitize(name);

@@ -98,4 +98,46 @@ class TableRouterTest {
         .hasMessageContaining("source.table")
         .hasMessageContaining("use ${topic} or route.regex.rules");
   }
+
+  @Test
+  void routesEachSourceTableOfATopicToItsOwnTableAlsoAfterRememberingARoute() {
+    TableRouter router =
+        new TableRouter(
+            "lake", RegexRules.parse(""), TableNameFormat.parse("${source.table}"), true);
+    SourceInfo items =
+        new SourceInfo(
+            Optional.of("inventory"),
+            Optional.of("public"),
+            Optional.of("Items"),
+            new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, 43));
+
+    assertThat(router.route("shared.topic", PG).getObjectName()).isEqualTo("orders");
+    assertThat(router.route("shared.topic", items).getObjectName()).isEqualTo("items");
+    assertThat(router.route("shared.topic", PG).getObjectName()).isEqualTo("orders");
+    assertThat(router.route("other.topic", items).getObjectName()).isEqualTo("items");
+  }
+
+  @Test
+  void routesCorrectlyPastTheNumberOfRememberedRoutes() {
+    TableRouter router =
+        new TableRouter("lake", RegexRules.parse(""), TableNameFormat.parse("${topic}"), true);
+
+    for (int i = 0; i < TableRouter.MAX_REMEMBERED + 10; i++) {
+      assertThat(router.route("topic" + i, PG).getObjectName()).isEqualTo("topic" + i);
+    }
+    assertThat(router.route("topic0", PG).getObjectName()).isEqualTo("topic0");
+  }
+
+  @Test
+  void aRecordThatCannotBeRoutedFailsEveryTime() {
+    TableRouter router =
+        new TableRouter(
+            "lake", RegexRules.parse(""), TableNameFormat.parse("${source.table}"), true);
+
+    assertThat(router.route("t", PG).getObjectName()).isEqualTo("orders");
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(() -> router.route("t", SourceInfo.none(0)))
+          .hasMessageContaining("source.table");
+    }
+  }
 }

@@ -4,6 +4,7 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourcePartition;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,6 +17,7 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.fs.Path;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
@@ -23,6 +25,8 @@ import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
+import org.apache.paimon.utils.HintFileUtils;
+import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * The ingest writer of one table inside a {@link WriterPool}: write-only (the compactor owns
@@ -55,6 +59,8 @@ final class PooledTableWriter implements TableWriter {
   private KeyLookup lookup;
   private long lastUsedNanos = System.nanoTime();
   private RuntimeException failure;
+  // the table's EARLIEST snapshot hint was seen or written by this writer
+  private boolean earliestHintPresent;
 
   PooledTableWriter(
       Identifier identifier,
@@ -121,6 +127,7 @@ final class PooledTableWriter implements TableWriter {
     lastUsedNanos = System.nanoTime();
     // rows written after a truncate must land after it
     commitPendingTruncate();
+    ensureEarliestHint();
     long rows = rowsSinceCommit;
     long id = nextIdentifier;
     List<CommitMessage> messages;
@@ -159,17 +166,56 @@ final class PooledTableWriter implements TableWriter {
           e);
     }
     OptionalLong snapshotId = hasFiles ? snapshotOf(id) : OptionalLong.empty();
-    recordFallback();
+    recordFallback(hasFiles ? id : -1, snapshotId);
     pending.clear();
     pendingOffsets.clear();
     return new CommitResult(identifier, id, snapshotId, rows);
   }
 
-  /** Keeps the offset copy that outlives snapshot expiry in step with the committed snapshots. */
-  private void recordFallback() {
+  /**
+   * Paimon writes the EARLIEST snapshot hint only when it expires snapshots. Until then each
+   * look-up of the earliest snapshot lists the snapshot directory (on object stores a LIST
+   * request), and every commit does two (Paimon's check for already committed identifiers and its
+   * writer clean-up check). Writing the hint once turns them into a read. An out-of-date hint is
+   * harmless: snapshots are only removed from the low end, so it names a deleted snapshot and
+   * Paimon falls back to listing.
+   */
+  private void ensureEarliestHint() {
+    if (earliestHintPresent) {
+      return;
+    }
+    SnapshotManager snapshots = table.snapshotManager();
+    try {
+      if (!table.fileIO().exists(new Path(snapshots.snapshotDirectory(), HintFileUtils.EARLIEST))) {
+        Long earliest = snapshots.earliestSnapshotId();
+        if (earliest == null) {
+          return; // no snapshot yet: look again at the next commit
+        }
+        snapshots.commitEarliestHint(earliest);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "Writing the earliest-snapshot hint of table "
+              + identifier.getFullName()
+              + " failed before commit "
+              + nextIdentifier
+              + "; the buffered rows stay and the next commit retries: "
+              + e.getMessage(),
+          e);
+    }
+    earliestHintPresent = true;
+  }
+
+  /**
+   * Keeps the offset copy that outlives snapshot expiry in step with the committed snapshots. The
+   * snapshot of {@code newestId}, just looked up, is not looked up again: each look-up reads
+   * snapshot files (on object stores, one request each).
+   */
+  private void recordFallback(long newestId, OptionalLong newestSnapshot) {
     OffsetFallbackStore store = new OffsetFallbackStore(table);
     for (int i = 0; i < pending.size(); i++) {
-      OptionalLong snapshotId = snapshotOf(pending.get(i).identifier());
+      long committed = pending.get(i).identifier();
+      OptionalLong snapshotId = committed == newestId ? newestSnapshot : snapshotOf(committed);
       if (snapshotId.isPresent()) {
         store.record(commitUser, snapshotId.getAsLong(), pendingOffsets.get(i));
       }
@@ -177,6 +223,15 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private OptionalLong snapshotOf(long commitIdentifier) {
+    // right after a commit the table's newest snapshot is nearly always this one; reading it costs
+    // the LATEST hint and one snapshot file, where latestSnapshotOfUser first finds the earliest
+    // snapshot, which lists the snapshot directory until snapshots have been expired once
+    Snapshot tableLatest = table.snapshotManager().latestSnapshot();
+    if (tableLatest != null
+        && tableLatest.commitUser().equals(commitUser)
+        && tableLatest.commitIdentifier() == commitIdentifier) {
+      return OptionalLong.of(tableLatest.id());
+    }
     Optional<Snapshot> latest = table.snapshotManager().latestSnapshotOfUser(commitUser);
     if (latest.isPresent() && latest.get().commitIdentifier() == commitIdentifier) {
       return OptionalLong.of(latest.get().id());

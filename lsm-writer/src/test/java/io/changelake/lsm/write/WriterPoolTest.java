@@ -141,6 +141,84 @@ class WriterPoolTest {
   }
 
   @Test
+  void twoWritersOfOneTableEachReportAndRecordTheirOwnSnapshots() throws Exception {
+    try (WriterPool task0 = pool("sink-0");
+        WriterPool task1 = pool("sink-1")) {
+      TableWriter a = task0.writer(orders);
+      TableWriter b = task1.writer(orders);
+      a.write(insert(1, "a", 1L));
+      CommitResult a1 = a.commit(Map.of(P0, 1L));
+      b.write(insert(2, "b", 2L));
+      CommitResult b1 = b.commit(Map.of(P1, 1L));
+      // a's next commit fails after landing; b commits in between; a's retry then commits its
+      // landed committable (filtered out) together with new rows
+      a.write(insert(3, "c", 3L));
+      Path fallbackDir =
+          dir.resolve("warehouse/shop.db/orders").resolve(OffsetFallbackStore.DIRECTORY);
+      Path aFile =
+          Files.list(fallbackDir)
+              .filter(f -> f.toString().contains("sink-0"))
+              .findFirst()
+              .orElseThrow();
+      Files.delete(aFile);
+      Files.createDirectory(aFile);
+      assertThatThrownBy(() -> a.commit(Map.of(P0, 2L))).hasMessageContaining("orders");
+      Files.delete(aFile);
+      b.write(insert(4, "d", 4L));
+      CommitResult b2 = b.commit(Map.of(P1, 2L));
+      a.write(insert(5, "e", 5L));
+      CommitResult a3 = a.commit(Map.of(P0, 3L));
+
+      FileStoreTable table = table();
+      for (var pair :
+          List.of(
+              Map.entry("sink-0", a1),
+              Map.entry("sink-1", b1),
+              Map.entry("sink-1", b2),
+              Map.entry("sink-0", a3))) {
+        Snapshot snapshot =
+            table.snapshotManager().snapshot(pair.getValue().snapshotId().getAsLong());
+        assertThat(snapshot.commitUser()).isEqualTo(pair.getKey());
+        assertThat(snapshot.commitIdentifier()).isEqualTo(pair.getValue().commitIdentifier());
+      }
+      OffsetFallbackStore store = new OffsetFallbackStore(table);
+      assertThat(store.read("sink-0"))
+          .isEqualTo(Map.of(P0, new OffsetFallbackStore.Entry(3L, a3.snapshotId().getAsLong())));
+      assertThat(store.read("sink-1"))
+          .isEqualTo(Map.of(P1, new OffsetFallbackStore.Entry(2L, b2.snapshotId().getAsLong())));
+    }
+    assertThat(LakeRows.read(table()))
+        .containsExactlyInAnyOrder(
+            values(1, "a", 1L),
+            values(2, "b", 2L),
+            values(3, "c", 3L),
+            values(4, "d", 4L),
+            values(5, "e", 5L));
+    assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 3L, P1, 2L));
+  }
+
+  @Test
+  void theEarliestSnapshotHintIsWrittenSoCommitsDoNotListTheSnapshotDirectory() throws Exception {
+    Path hint = dir.resolve("warehouse/shop.db/orders/snapshot/EARLIEST");
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      writer.write(insert(1, "a", 1L));
+      writer.commit(Map.of(P0, 1L));
+      writer.write(insert(2, "b", 2L));
+      writer.commit(Map.of(P0, 2L));
+      writer.write(insert(3, "c", 3L));
+      writer.commit(Map.of(P0, 3L));
+    }
+    FileStoreTable table = table();
+    assertThat(hint).exists();
+    assertThat(Files.readString(hint).trim()).isEqualTo("1");
+    assertThat(table.snapshotManager().earliestSnapshotId()).isEqualTo(1L);
+    assertThat(table.snapshotManager().latestSnapshotId()).isEqualTo(3L);
+    assertThat(LakeRows.read(table))
+        .containsExactly(values(1, "a", 1L), values(2, "b", 2L), values(3, "c", 3L));
+  }
+
+  @Test
   void aCommitWithoutRowsCreatesNoSnapshot() {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(orders);
