@@ -65,6 +65,8 @@ final class SourceThroughput {
     c.put("topic.name.format", topicPrefix + ".${table}");
     c.put("topic.creation.default.replication.factor", "1");
     c.put("topic.creation.default.partitions", "1");
+    TopicLoader.throughputSettings()
+        .forEach((key, value) -> c.put("producer.override." + key, value));
     c.put("key.converter", converter.className);
     c.put("key.converter.schemas.enable", "true");
     c.put("value.converter", converter.className);
