@@ -604,38 +604,24 @@ class ChangelakeBenchmark {
     Map<String, String> config =
         switch (c.kind()) {
           case DO_NOTHING -> Sinks.doNothing(c.workload().regex(), c.tasks(), c.converter());
-          case CHANGELAKE ->
-              Sinks.changelake(
-                  c.workload().regex(),
-                  c.tasks(),
-                  c.converter(),
-                  warehouse,
-                  settings.commitIntervalMs(),
-                  "deduplicate");
-          case CHANGELAKE_L0_AVRO -> {
-            Map<String, String> l0Avro =
+          case CHANGELAKE, CHANGELAKE_L0_AVRO, CHANGELAKE_PARTIAL -> {
+            boolean partial = c.kind() == Kind.CHANGELAKE_PARTIAL;
+            Map<String, String> changelake =
                 Sinks.changelake(
                     c.workload().regex(),
                     c.tasks(),
                     c.converter(),
                     warehouse,
                     settings.commitIntervalMs(),
-                    "deduplicate");
-            l0Avro.put("table.option.file.format.per.level", "0:avro");
-            yield l0Avro;
-          }
-          case CHANGELAKE_PARTIAL -> {
-            Map<String, String> partial =
-                Sinks.changelake(
-                    c.workload().regex(),
-                    c.tasks(),
-                    c.converter(),
-                    warehouse,
-                    settings.commitIntervalMs(),
-                    "partial-update");
-            // partial-update tables take deletes only when told to remove the row
-            partial.put("table.delete-policy", "remove-row");
-            yield partial;
+                    partial ? "partial-update" : "deduplicate");
+            if (partial) {
+              // partial-update tables take deletes only when told to remove the row
+              changelake.put("table.delete-policy", "remove-row");
+            }
+            if (c.kind() == Kind.CHANGELAKE_L0_AVRO) {
+              changelake.put("table.option.file.format.per.level", "0:avro");
+            }
+            yield changelake;
           }
           case ICEBERG -> {
             String control = "control-" + name;

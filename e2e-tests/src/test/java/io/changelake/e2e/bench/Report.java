@@ -208,48 +208,18 @@ final class Report {
         SINK,
         sinkCase("do-nothing", "json", configs.get(2)),
         "events_per_s");
-    infoRatio(
-        "Changelake vs do-nothing, both with Avro (Apicurio), 1 task, 1 table (events/s)",
-        SINK,
+    rateAndCpuRatios(
+        "Changelake vs do-nothing, both with Avro (Apicurio), 1 task, 1 table",
         sinkCase("changelake", "avro", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "avro", "1 task / 1 table"),
-        "events_per_s");
-    infoRatio(
-        "Changelake vs do-nothing, both with Avro (Apicurio), 1 task, 1 table (CPU per event)",
-        SINK,
-        sinkCase("changelake", "avro", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "avro", "1 task / 1 table"),
-        "cpu_us_per_event");
-    infoRatio(
-        "Changelake with level-0 files in Avro vs do-nothing, 1 task, 1 table (events/s)",
-        SINK,
+        sinkCase("do-nothing", "avro", "1 task / 1 table"));
+    rateAndCpuRatios(
+        "Changelake with level-0 files in Avro vs do-nothing, 1 task, 1 table",
         sinkCase("changelake-l0-avro", "json", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "json", "1 task / 1 table"),
-        "events_per_s");
-    infoRatio(
-        "Changelake with level-0 files in Avro vs do-nothing, 1 task, 1 table (CPU per event)",
-        SINK,
-        sinkCase("changelake-l0-avro", "json", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "json", "1 task / 1 table"),
-        "cpu_us_per_event");
-    infoRatio(
-        "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (events/s)",
-        SINK,
+        sinkCase("do-nothing", "json", "1 task / 1 table"));
+    rateAndCpuRatios(
+        "Changelake into a partial-update table vs do-nothing, 1 task, 1 table",
         sinkCase("changelake-partial", "json", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "json", "1 task / 1 table"),
-        "events_per_s");
-    infoRatio(
-        "Changelake into a partial-update table vs do-nothing, 1 task, 1 table (CPU per event)",
-        SINK,
-        sinkCase("changelake-partial", "json", "1 task / 1 table"),
-        SINK,
-        sinkCase("do-nothing", "json", "1 task / 1 table"),
-        "cpu_us_per_event");
+        sinkCase("do-nothing", "json", "1 task / 1 table"));
     infoRatio(
         "Iceberg vs do-nothing, 1 task, 1 table (events/s)",
         SINK,
@@ -258,6 +228,12 @@ final class Report {
         sinkCase("do-nothing", "json", "1 task / 1 table"),
         "events_per_s");
     md.append('\n');
+  }
+
+  /** Reference rows for the events/s and the CPU-per-event ratio of two sink cases. */
+  private void rateAndCpuRatios(String label, String caseA, String caseB) {
+    infoRatio(label + " (events/s)", SINK, caseA, SINK, caseB, "events_per_s");
+    infoRatio(label + " (CPU per event)", SINK, caseA, SINK, caseB, "cpu_us_per_event");
   }
 
   static String sinkCase(String sink, String converter, String config) {
