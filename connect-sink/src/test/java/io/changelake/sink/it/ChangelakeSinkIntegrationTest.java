@@ -232,11 +232,36 @@ class ChangelakeSinkIntegrationTest {
     }
 
     // the first compaction of a JVM spends a while in Paimon's code generation: wait generously
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .pollInterval(Duration.ofMillis(250))
-        .until(
-            () -> fixture.commitUsers("compacted").contains("changelake-sink-compact-compactor"));
+    try {
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(250))
+          .until(
+              () -> fixture.commitUsers("compacted").contains("changelake-sink-compact-compactor"));
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      // say what the compactor threads were doing: a slow round and a stuck one look alike here
+      StringBuilder threads = new StringBuilder();
+      Thread.getAllStackTraces()
+          .forEach(
+              (thread, stack) -> {
+                if (thread.getName().startsWith("changelake-compactor")) {
+                  threads
+                      .append('\n')
+                      .append(thread.getName())
+                      .append(' ')
+                      .append(thread.getState());
+                  for (StackTraceElement frame : stack) {
+                    threads.append("\n  at ").append(frame);
+                  }
+                }
+              });
+      throw new AssertionError(
+          "no compaction snapshot after 120 s; commit users "
+              + fixture.commitUsers("compacted")
+              + "; compactor threads:"
+              + (threads.isEmpty() ? " none" : threads),
+          e);
+    }
     assertThat(fixture.commitUsers("compacted")).contains("changelake-sink-compact-task-0");
     fixture.awaitRows("compacted", rowsUpTo(3));
     fixture.connect.deleteConnector("compact");
