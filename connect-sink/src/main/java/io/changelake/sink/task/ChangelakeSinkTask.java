@@ -122,6 +122,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
     metrics = new SinkMetrics(pluginMetrics());
     compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
+    compaction.start();
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
         taskId,
@@ -160,7 +161,6 @@ public final class ChangelakeSinkTask extends SinkTask {
       // the buffered rows are due, even if no record does
       context.timeout(Math.max(1, offsets.millisUntilDue()));
     }
-    compaction.maybeStart();
   }
 
   private void process(SinkRecord record) {

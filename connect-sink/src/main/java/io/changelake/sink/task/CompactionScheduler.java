@@ -4,9 +4,8 @@ import io.changelake.lsm.compact.CompactionSettings;
 import io.changelake.lsm.compact.Compactor;
 import io.changelake.sink.config.ChangelakeSinkConfig;
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
@@ -33,9 +32,7 @@ final class CompactionScheduler implements AutoCloseable {
   private final Duration interval;
   private final boolean full;
   private final CompactionSettings settings;
-  private final ExecutorService executor;
-  private long lastRunNanos = System.nanoTime();
-  private Future<?> running;
+  private final ScheduledExecutorService executor;
 
   CompactionScheduler(
       ChangelakeSinkConfig config,
@@ -60,7 +57,7 @@ final class CompactionScheduler implements AutoCloseable {
     this.executor =
         interval.isZero()
             ? null
-            : Executors.newSingleThreadExecutor(
+            : Executors.newSingleThreadScheduledExecutor(
                 r -> {
                   Thread t = new Thread(r, "changelake-compactor-" + taskId);
                   t.setDaemon(true);
@@ -73,15 +70,17 @@ final class CompactionScheduler implements AutoCloseable {
     return Math.floorMod(table.getFullName().hashCode(), taskCount) == taskId;
   }
 
-  /** Starts a compaction round when one is due and none is running. */
-  void maybeStart() {
-    if (executor == null
-        || (running != null && !running.isDone())
-        || System.nanoTime() - lastRunNanos < interval.toNanos()) {
-      return;
+  /**
+   * Runs a round every interval from now on, on its own thread. Not driven by {@code put}: an idle
+   * task gets {@code put} only when its consumer poll returns, which can be as rare as the worker's
+   * offset flush interval, and the last rows before a quiet spell must still be compacted (with the
+   * lookup changelog producer, compaction is what publishes them to the changelog).
+   */
+  void start() {
+    if (executor != null) {
+      executor.scheduleWithFixedDelay(
+          this::runRound, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
-    lastRunNanos = System.nanoTime();
-    running = executor.submit(this::runRound);
   }
 
   private void runRound() {
