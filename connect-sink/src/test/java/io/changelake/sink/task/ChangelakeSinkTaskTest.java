@@ -139,6 +139,41 @@ class ChangelakeSinkTaskTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
   }
 
+  @Test
+  void anIdleTaskStillCompactsWhatItCommitted() throws Exception {
+    Map<String, String> props = props();
+    props.put("compaction.interval.ms", "200");
+    ChangelakeSinkTask task = new ChangelakeSinkTask();
+    task.initialize(new Context());
+    task.start(props);
+    try {
+      task.open(List.of(PARTITION));
+      task.put(records(0, 4));
+      task.commitTables(task.processedPositions(), id -> true);
+      // no put from here on: Connect calls it only when its consumer poll returns, which for an
+      // idle task can be as rare as the worker's offset flush interval
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(60))
+          .until(() -> commitUsers("t1").contains("changelake-sink-payments-sink-compactor"));
+    } finally {
+      task.stop();
+    }
+    assertThat(rows("t1")).containsExactly(values(1, 2L));
+  }
+
+  Set<String> commitUsers(String table) throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
+      Set<String> users = new java.util.HashSet<>();
+      var snapshots =
+          ((org.apache.paimon.table.FileStoreTable)
+                  catalog.getTable(Identifier.create("lake", table)))
+              .snapshotManager()
+              .snapshots();
+      snapshots.forEachRemaining(snapshot -> users.add(snapshot.commitUser()));
+      return users;
+    }
+  }
+
   static final Schema FLAT =
       SchemaBuilder.struct()
           .name("payments.Value")
