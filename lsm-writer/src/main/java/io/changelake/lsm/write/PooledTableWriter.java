@@ -4,6 +4,7 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.TruncateMarker;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -282,6 +283,7 @@ final class PooledTableWriter implements TableWriter {
     long id = nextIdentifier++;
     ManifestCommittable truncation = new ManifestCommittable(id);
     OffsetProperties.encode(offsets).forEach(truncation::addProperty);
+    TruncateMarker.property().forEach(truncation::addProperty);
     pendingTruncate = truncation;
     pendingTruncateOffsets = Map.copyOf(offsets);
     OptionalLong snapshotId = commitPendingTruncate();

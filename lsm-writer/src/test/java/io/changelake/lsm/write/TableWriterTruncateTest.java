@@ -10,6 +10,7 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
@@ -77,6 +78,8 @@ class TableWriterTruncateTest {
       assertThat(LakeRows.read(table())).isEmpty();
       Snapshot snapshot = table().snapshotManager().latestSnapshot();
       assertThat(snapshot.commitKind()).isEqualTo(Snapshot.CommitKind.OVERWRITE);
+      assertThat(snapshot.properties()).containsEntry(TruncateMarker.PROPERTY, "true");
+      assertThat(TruncateMarker.isTruncate(snapshot)).isTrue();
       assertThat(snapshot.commitIdentifier()).isEqualTo(truncate.commitIdentifier());
       assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 12L, P1, 4L));
 
