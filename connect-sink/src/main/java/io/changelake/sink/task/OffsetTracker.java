@@ -76,6 +76,20 @@ final class OffsetTracker {
     return out;
   }
 
+  /**
+   * Forgets what was processed since the last completed commit round: Connect re-delivers it (it
+   * rewinds to the committed positions when {@code preCommit} fails).
+   */
+  void rewind() {
+    processed.clear();
+    processed.putAll(committed);
+  }
+
+  /** Makes the next {@link #intervalElapsed} true, for tests of the commit path. */
+  void expireInterval() {
+    lastCommitNanos = System.nanoTime() - interval.toNanos();
+  }
+
   void forget(Collection<TopicPartition> partitions) {
     partitions.forEach(
         tp -> {
