@@ -3,6 +3,8 @@ package io.changelake.sink.task;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.fault.Failures;
+import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
@@ -39,6 +41,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.paimon.catalog.Catalog;
@@ -81,6 +84,13 @@ public final class ChangelakeSinkTask extends SinkTask {
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
+  // lastPositions as of the last commit round: a rewind to the committed offsets restores them
+  private final Map<TopicPartition, SourcePosition> committedPositions = new HashMap<>();
+  private OutageTracker outages;
+  private boolean databaseChecked;
+  // put threw RetriableException after rewinding: Connect's next put is the same batch again,
+  // whose records arrive anew from the rewound positions, so that delivery is skipped
+  private boolean skipRedelivery;
 
   @Override
   public String version() {
@@ -97,7 +107,6 @@ public final class ChangelakeSinkTask extends SinkTask {
     String connectorUsers = "changelake-sink-" + connector + "-";
     offsetUserPrefix = connectorUsers + "task-";
     catalog = LakeCatalogs.open(config.catalogProperties());
-    LakeTables.createDatabaseIfAbsent(catalog, config.database());
     pool =
         new WriterPool(
             catalog,
@@ -120,7 +129,9 @@ public final class ChangelakeSinkTask extends SinkTask {
     boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
+    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
     metrics = new SinkMetrics(pluginMetrics());
+    metrics.outages(outages);
     compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
     compaction.start();
     LOG.info(
@@ -148,11 +159,40 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void put(Collection<SinkRecord> records) {
+    if (skipRedelivery) {
+      skipRedelivery = false;
+      return;
+    }
+    for (SinkRecord record : records) {
+      offsets.delivered(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset());
+    }
+    boolean committed;
+    try {
+      committed = putRecords(records);
+    } catch (RuntimeException e) {
+      throw onFailure(e, "writing a batch of " + records.size() + " records", true);
+    }
+    if (committed || !records.isEmpty()) {
+      outages.succeeded();
+    }
+  }
+
+  /** Processes the records, then commits if due; true when it committed. */
+  private boolean putRecords(Collection<SinkRecord> records) {
+    if (!databaseChecked) {
+      // here, not in start: Connect retries put, but fails a task whose start failed
+      LakeTables.createDatabaseIfAbsent(catalog, config.database());
+      databaseChecked = true;
+    }
     for (SinkRecord record : records) {
       process(record);
     }
+    boolean committed = false;
     if (offsets.commitDue(pool.bufferedBytes())) {
       commitAll();
+      committed = true;
       // let Connect store the new positions now rather than at its next offset flush
       context.requestCommit();
     }
@@ -161,6 +201,54 @@ public final class ChangelakeSinkTask extends SinkTask {
       // the buffered rows are due, even if no record does
       context.timeout(Math.max(1, offsets.millisUntilDue()));
     }
+    return committed;
+  }
+
+  /**
+   * A failure in put, preCommit or close. Transient (the object store, the catalog or lock
+   * database, the broker unavailable) and within retry.max.duration.ms: everything not committed is
+   * dropped and its records are read again from the committed positions, exactly as after a crash.
+   * A commit that failed may or may not have landed; the re-opened writers and the offsets the
+   * tables record settle that, as on a restart. Otherwise the task fails with what to fix.
+   *
+   * @param redelivered true when Connect delivers the failed batch again (RetriableException from
+   *     put); that delivery is then skipped, as its records come again after the rewind
+   */
+  private RuntimeException onFailure(RuntimeException error, String doing, boolean redelivered) {
+    OutageTracker.Decision decision = outages.failed(error, doing);
+    if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
+      return new ConnectException(giveUp.message(), error);
+    }
+    OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
+    Map<TopicPartition, Long> rewind = discardUncommitted();
+    context.offset(rewind);
+    context.timeout(retry.backoff().toMillis());
+    skipRedelivery = redelivered;
+    return new RetriableException(
+        doing
+            + " failed because "
+            + retry.failure().dependency().description()
+            + " is unavailable (retry "
+            + retry.retry()
+            + " in "
+            + retry.backoff().toMillis()
+            + " ms, reading again from "
+            + rewind
+            + "): "
+            + retry.failure().reason(),
+        error);
+  }
+
+  /** Drops every row not committed; returns the positions to read again from. */
+  private Map<TopicPartition, Long> discardUncommitted() {
+    for (Exception e : pool.discardAll()) {
+      LOG.debug("Closing a writer after a failure failed too", e);
+    }
+    // table state is rebuilt on next use: converters, what each table contains
+    tables.clear();
+    lastPositions.clear();
+    lastPositions.putAll(committedPositions);
+    return offsets.rewind();
   }
 
   private void process(SinkRecord record) {
@@ -181,6 +269,10 @@ public final class ChangelakeSinkTask extends SinkTask {
         | DecodingException
         | ValueConversionException
         | SchemaEvolutionException e) {
+      if (Failures.isTransient(e)) {
+        // the storage or catalog failed, not the record: never dead-letter it for that
+        throw ErrorHandler.describe(record, table, e);
+      }
       errors.handle(record, table, e);
       metrics.recordToDlq();
     } catch (ConnectException e) {
@@ -376,6 +468,8 @@ public final class ChangelakeSinkTask extends SinkTask {
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     commitTables(OffsetTracker.asSourcePartitions(snapshot), id -> true);
     offsets.committed(snapshot);
+    committedPositions.clear();
+    committedPositions.putAll(lastPositions);
     metrics.commitRound((System.nanoTime() - start) / 1_000_000);
     pool.closeIdle();
   }
@@ -406,7 +500,18 @@ public final class ChangelakeSinkTask extends SinkTask {
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
     if (offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
-      commitAll();
+      try {
+        commitAll();
+        outages.succeeded();
+      } catch (RuntimeException e) {
+        // throwing would make Connect rewind to its own last committed offsets; the task's
+        // rewind is the same, and keeps the retry bookkeeping in one place
+        RuntimeException failure = onFailure(e, "committing the tables", false);
+        if (!(failure instanceof RetriableException)) {
+          throw failure;
+        }
+        LOG.debug("Commit on offset flush failed; rewound", failure);
+      }
     }
     return offsets.committedOffsets(currentOffsets.keySet());
   }
@@ -415,10 +520,22 @@ public final class ChangelakeSinkTask extends SinkTask {
   public void close(Collection<TopicPartition> partitions) {
     // the next owner of these partitions starts from what the tables contain: commit it all
     if (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty)) {
-      commitAll();
+      try {
+        commitAll();
+      } catch (RuntimeException e) {
+        // these partitions' next owner reads them from the committed offsets: only the
+        // partitions this task keeps are read again here
+        offsets.forget(partitions);
+        RuntimeException failure = onFailure(e, "committing before partitions move", false);
+        if (!(failure instanceof RetriableException)) {
+          throw failure;
+        }
+        LOG.warn("Commit before partitions move failed; rewound: {}", failure.getMessage());
+      }
     }
     offsets.forget(partitions);
     partitions.forEach(lastPositions::remove);
+    partitions.forEach(committedPositions::remove);
     tables.values().forEach(TableState::forgetContained);
   }
 
