@@ -81,6 +81,10 @@ public final class ChangelakeSinkTask extends SinkTask {
   private SinkMetrics metrics;
   private CompactionScheduler compaction;
   private String offsetUserPrefix;
+  private int taskId;
+  private int taskCount;
+  private String connector;
+  private String connectorUsers;
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
@@ -100,12 +104,37 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public void start(Map<String, String> props) {
     config = new ChangelakeSinkConfig(props);
-    int taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
-    int taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
-    String connector = props.getOrDefault("name", "changelake-sink");
+    taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
+    taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
+    connector = props.getOrDefault("name", "changelake-sink");
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
-    String connectorUsers = "changelake-sink-" + connector + "-";
+    connectorUsers = "changelake-sink-" + connector + "-";
     offsetUserPrefix = connectorUsers + "task-";
+    openLake();
+    decoder = Decoders.forConfig(config);
+    router =
+        new TableRouter(
+            config.database(),
+            config.regexRules(),
+            config.tableNameFormat(),
+            config.sanitizeNames());
+    policy = EvolutionPolicy.from(props);
+    boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
+    errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
+    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
+    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
+    metrics = new SinkMetrics(pluginMetrics());
+    metrics.outages(outages);
+    LOG.info(
+        "Changelake sink task {} of {} started for connector {}, warehouse {}",
+        taskId,
+        taskCount,
+        connector,
+        props.get(ChangelakeSinkConfig.WAREHOUSE));
+  }
+
+  /** Opens the catalog and what uses it: the writers, the table provisioner, the compactor. */
+  private void openLake() {
     catalog = LakeCatalogs.open(config.catalogProperties());
     pool =
         new WriterPool(
@@ -117,29 +146,31 @@ public final class ChangelakeSinkTask extends SinkTask {
                     .resolve(connector.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + taskId),
                 config.writerMemoryBytes(),
                 config.writerIdleTimeout()));
-    decoder = Decoders.forConfig(config);
-    router =
-        new TableRouter(
-            config.database(),
-            config.regexRules(),
-            config.tableNameFormat(),
-            config.sanitizeNames());
     provisioner = new TableProvisioner(catalog);
-    policy = EvolutionPolicy.from(props);
-    boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
-    errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
-    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
-    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
-    metrics = new SinkMetrics(pluginMetrics());
-    metrics.outages(outages);
     compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
     compaction.start();
-    LOG.info(
-        "Changelake sink task {} of {} started for connector {}, warehouse {}",
-        taskId,
-        taskCount,
-        connector,
-        props.get(ChangelakeSinkConfig.WAREHOUSE));
+  }
+
+  /**
+   * Closes what {@link #openLake} opened, dropping uncommitted rows. After an outage the catalog's
+   * pooled JDBC connections may be dead for good (Paimon 1.3 does not replace them): the next put
+   * opens everything afresh.
+   */
+  private void closeLake() {
+    // with the dependency down, closing often fails too; the outage is logged once already
+    for (AutoCloseable c : new AutoCloseable[] {compaction, pool, catalog}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (Exception e) {
+        LOG.debug("Closing {} after a failure failed too", c.getClass().getSimpleName(), e);
+      }
+    }
+    compaction = null;
+    pool = null;
+    provisioner = null;
+    catalog = null;
   }
 
   private PluginMetrics pluginMetrics() {
@@ -181,6 +212,9 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** Processes the records, then commits if due; true when it committed. */
   private boolean putRecords(Collection<SinkRecord> records) {
+    if (catalog == null) {
+      openLake(); // closed after a failure
+    }
     if (!databaseChecked) {
       // here, not in start: Connect retries put, but fails a task whose start failed
       LakeTables.createDatabaseIfAbsent(catalog, config.database());
@@ -241,9 +275,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** Drops every row not committed; returns the positions to read again from. */
   private Map<TopicPartition, Long> discardUncommitted() {
-    for (Exception e : pool.discardAll()) {
-      LOG.debug("Closing a writer after a failure failed too", e);
-    }
+    closeLake();
     // table state is rebuilt on next use: converters, what each table contains
     tables.clear();
     lastPositions.clear();
@@ -499,7 +531,8 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-    if (offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
+    // without a catalog (closed after a failure) nothing is processed since the last commit
+    if (catalog != null && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
       try {
         commitAll();
         outages.succeeded();
@@ -519,7 +552,8 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public void close(Collection<TopicPartition> partitions) {
     // the next owner of these partitions starts from what the tables contain: commit it all
-    if (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty)) {
+    if (catalog != null
+        && (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty))) {
       try {
         commitAll();
       } catch (RuntimeException e) {

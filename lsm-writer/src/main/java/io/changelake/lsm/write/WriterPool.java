@@ -106,25 +106,6 @@ public final class WriterPool implements AutoCloseable {
     return memory.bufferPreemptCount();
   }
 
-  /**
-   * Closes every writer and drops what they hold that is not committed, keeping the pool open:
-   * after a failure whose effect on the writers is unknown (a file half written, a commit that may
-   * have landed), the caller re-reads the dropped records from Kafka, exactly as after a crash.
-   * Failures while closing are returned, not thrown: the writers are gone either way.
-   */
-  public synchronized List<Exception> discardAll() {
-    List<Exception> failures = new ArrayList<>();
-    for (PooledTableWriter writer : writers.values()) {
-      try {
-        writer.close();
-      } catch (Exception e) {
-        failures.add(e);
-      }
-    }
-    writers.clear();
-    return failures;
-  }
-
   /** Closes every writer; rows not committed are dropped (they are re-read from Kafka). */
   @Override
   public synchronized void close() {
