@@ -98,7 +98,7 @@ public final class Failures {
     for (Throwable t : chain) {
       String terminal = terminalSign(t);
       if (terminal != null) {
-        return new Failure.Terminal(error, terminal);
+        return new Failure.Terminal(error, terminal + hint(terminal));
       }
     }
     for (Throwable t : chain) {
@@ -113,6 +113,39 @@ public final class Failures {
   /** True when {@link #classify} finds {@code error} transient. */
   public static boolean isTransient(Throwable error) {
     return classify(error) instanceof Failure.Transient;
+  }
+
+  /** What to check, for the failures a user can fix by configuration. */
+  private static String hint(String sign) {
+    String s = sign.toLowerCase(Locale.ROOT);
+    if (s.contains("accessdenied")
+        || s.contains("access denied")
+        || s.contains("invalidaccesskeyid")
+        || s.contains("signaturedoesnotmatch")
+        || s.contains("credential")
+        || s.contains("noauth")) {
+      return " — the object store refused the credentials or the permission: check"
+          + " paimon.s3.access-key and paimon.s3.secret-key (or the credentials provider) and the"
+          + " bucket's policy";
+    }
+    if (s.contains("unknownstore") || s.contains("nosuchbucket") || s.contains("bucket does not")) {
+      return " — the bucket does not exist: check the bucket in paimon.warehouse";
+    }
+    if (s.contains("sqlstate 28")) {
+      return " — the catalog database refused the login: check paimon.jdbc.user and"
+          + " paimon.jdbc.password";
+    }
+    if (s.contains("sqlstate 3d")) {
+      return " — the catalog database does not exist: check paimon.uri";
+    }
+    if (s.contains("unknownhost")) {
+      return " — check the host names in paimon.s3.endpoint and paimon.uri";
+    }
+    if (s.contains("filenotfound") || s.contains("nosuchfile") || s.contains("eofexception")) {
+      return " — a file of the table is missing or cut short: it was deleted or corrupted"
+          + " outside the connector";
+    }
+    return "";
   }
 
   private static String terminalSign(Throwable t) {

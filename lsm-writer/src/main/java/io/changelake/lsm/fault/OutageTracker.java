@@ -68,7 +68,15 @@ public final class OutageTracker {
     Failure failure = Failures.classify(error);
     lastError.set(doing + ": " + failure.reason());
     if (failure instanceof Failure.Terminal terminal) {
-      return new Decision.GiveUp(terminal, task + ": " + doing + " failed: " + error.getMessage());
+      return new Decision.GiveUp(
+          terminal,
+          task
+              + ": "
+              + doing
+              + " failed and is not retried ("
+              + terminal.reason()
+              + "): "
+              + error.getMessage());
     }
     Failure.Transient t = (Failure.Transient) failure;
     long now = nanoClock.getAsLong();
