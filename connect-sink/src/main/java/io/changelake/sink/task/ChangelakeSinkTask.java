@@ -110,7 +110,17 @@ public final class ChangelakeSinkTask extends SinkTask {
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
     connectorUsers = "changelake-sink-" + connector + "-";
     offsetUserPrefix = connectorUsers + "task-";
-    openLake();
+    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
+    try {
+      openLake();
+    } catch (RuntimeException e) {
+      // Connect fails a task whose start throws: a transient failure is retried from put instead
+      if (outages.failed(e, "opening the catalog")
+          instanceof OutageTracker.Decision.GiveUp giveUp) {
+        throw new ConnectException(giveUp.message(), e);
+      }
+      closeLake();
+    }
     decoder = Decoders.forConfig(config);
     router =
         new TableRouter(
@@ -122,7 +132,6 @@ public final class ChangelakeSinkTask extends SinkTask {
     boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
-    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
     metrics = new SinkMetrics(pluginMetrics());
     metrics.outages(outages);
     LOG.info(
