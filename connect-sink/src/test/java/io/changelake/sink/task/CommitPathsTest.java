@@ -125,7 +125,9 @@ class CommitPathsTest {
     // t1 is committed, t2 is committed without the task knowing
     Path inTheWay = tmp.resolve("warehouse/lake.db/t2").resolve(OffsetFallbackStore.DIRECTORY);
     Files.writeString(inTheWay, "in the way");
-    assertThatThrownBy(() -> commit(task)).hasMessageContaining("t2");
+    // the failure looks transient (an I/O error of the warehouse): the task rewinds as after a
+    // crash and reports nothing new, instead of failing
+    assertThat(commit(task)).doesNotContainKey(PARTITION);
     Files.delete(inTheWay);
 
     // Connect rewinds to the positions last reported (none) and delivers everything again
