@@ -98,15 +98,15 @@ public final class ChangelakeSinkTask extends SinkTask {
     int taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
     String connector = props.getOrDefault("name", "changelake-sink");
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
-    String connectorUsers = "changelake-sink-" + connector + "-";
-    offsetUserPrefix = connectorUsers + "task-";
+    CommitUsers users = new CommitUsers(connector);
+    offsetUserPrefix = users.prefix() + "task-";
     catalog = LakeCatalogs.open(config.catalogProperties());
     LakeTables.createDatabaseIfAbsent(catalog, config.database());
     pool =
         new WriterPool(
             catalog,
             new WriterSettings(
-                offsetUserPrefix + taskId,
+                users.task(taskId),
                 config
                     .spillDirectory()
                     .resolve(connector.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + taskId),
@@ -125,7 +125,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
     metrics = new SinkMetrics(pluginMetrics());
-    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
+    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, users, metrics);
     compaction.start();
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
