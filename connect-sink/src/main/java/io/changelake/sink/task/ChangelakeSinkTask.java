@@ -79,7 +79,7 @@ public final class ChangelakeSinkTask extends SinkTask {
   private OffsetTracker offsets;
   private SinkMetrics metrics;
   private CompactionScheduler compaction;
-  private String offsetUserPrefix;
+  private CommitUsers users;
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
@@ -98,8 +98,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     int taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
     String connector = props.getOrDefault("name", "changelake-sink");
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
-    CommitUsers users = new CommitUsers(connector);
-    offsetUserPrefix = users.prefix() + "task-";
+    users = new CommitUsers(connector);
     catalog = LakeCatalogs.open(config.catalogProperties());
     LakeTables.createDatabaseIfAbsent(catalog, config.database());
     pool =
@@ -367,7 +366,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             config.tableSettings(id.getObjectName()),
             pool,
             metrics.table(id.getFullName()),
-            offsetUserPrefix);
+            users);
     tables.put(id, table);
     return table;
   }

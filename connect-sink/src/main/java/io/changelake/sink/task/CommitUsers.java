@@ -36,9 +36,4 @@ final class CommitUsers {
   boolean isConnectors(String commitUser) {
     return any.matcher(commitUser).matches();
   }
-
-  /** The prefix every user of this connector starts with (other connectors' users may too). */
-  String prefix() {
-    return connectorPrefix;
-  }
 }
