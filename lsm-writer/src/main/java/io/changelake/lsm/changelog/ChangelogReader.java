@@ -16,14 +16,12 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.consumer.Consumer;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamDataTableScan;
 import org.apache.paimon.table.source.StreamTableScan;
-import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.table.source.TableScan;
 import org.apache.paimon.table.source.snapshot.SnapshotReader;
 import org.apache.paimon.types.RowKind;
@@ -47,8 +45,11 @@ import org.apache.paimon.utils.CloseableIterator;
  * reader whose buckets see no changes does not hold back expiry). On restore the later of the
  * checkpoint and the consumer wins: both only ever mark work that is durable downstream.
  *
- * <p>Rows are read with the schema the table had when the reader was created; recreate the reader
- * to see columns added since. Not thread-safe.
+ * <p>Each snapshot is read with one schema, at least as new as every file it holds (see {@link
+ * ReadSchema}): the reader moves to the table's latest schema when a snapshot holds files written
+ * after the schema it reads with, so rows written before and after a widening or an added column
+ * keep their values, and {@link ChangeBatch#rowType()} tells which schema a batch has. A value no
+ * longer fitting its column fails with {@link UnreadableSnapshotException}. Not thread-safe.
  */
 public final class ChangelogReader implements AutoCloseable {
   private static final Comparator<ReaderPosition> ORDER =
@@ -61,11 +62,10 @@ public final class ChangelogReader implements AutoCloseable {
   private final int maxBatchSize;
   private final ReadBuilder readBuilder;
   private final StreamTableScan scan;
-  private final TableRead read;
-  private final RowType rowType;
-  private final InternalRowSerializer copier;
-  private final InternalRow.FieldGetter[] keyGetters;
   private final ConsumerManager consumers;
+
+  /** The schema the next plan is read with at least; moves forward, never back. */
+  private ReadSchema schema;
 
   private PlanCursor cursor;
   private ReaderPosition pendingSkip;
@@ -103,10 +103,9 @@ public final class ChangelogReader implements AutoCloseable {
         this.table
             .newReadBuilder()
             .withBucketFilter(bucket -> owned.isEmpty() || owned.contains(bucket));
-    this.rowType = readBuilder.readType();
-    this.copier = new InternalRowSerializer(rowType);
-    this.keyGetters = keyGetters(this.table, rowType);
-    this.read = readBuilder.newRead();
+    // not this.table: a copy with scan options starting at a snapshot time-travels to that
+    // snapshot's schema, and rows written since must not be read with an older one
+    this.schema = new ReadSchema(table);
     this.scan = readBuilder.newStreamScan();
     if (resumeAt.isPresent()) {
       ReaderPosition position = resumeAt.get();
@@ -156,9 +155,9 @@ public final class ChangelogReader implements AutoCloseable {
     return consumerId;
   }
 
-  /** The schema rows are read with. */
+  /** The schema the reader reads with now (a later snapshot may move it forward). */
   public RowType rowType() {
-    return rowType;
+    return schema.rowType();
   }
 
   /** The next batch, or empty when no new snapshot is committed yet. */
@@ -180,7 +179,11 @@ public final class ChangelogReader implements AutoCloseable {
       lastEmitted = changes.get(changes.size() - 1).position();
       return Optional.of(
           new ChangeBatch(
-              cursor.snapshotId, cursor.commitKind, rowType, changes, cursor.exhausted()));
+              cursor.snapshotId,
+              cursor.commitKind,
+              cursor.schema.rowType(),
+              changes,
+              cursor.exhausted()));
     }
   }
 
@@ -252,7 +255,10 @@ public final class ChangelogReader implements AutoCloseable {
     if (nothingPending()) {
       protect(snapshotId);
     }
-    cursor = new PlanCursor(snapshotId, full, commitKind(snapshotId), sorted(plan.splits()), next);
+    schema = schema.covering(plan.splits());
+    cursor =
+        new PlanCursor(
+            snapshotId, full, commitKind(snapshotId), schema, sorted(plan.splits()), next);
     cursor.skip(skip);
     return true;
   }
@@ -429,25 +435,6 @@ public final class ChangelogReader implements AutoCloseable {
     return ordered;
   }
 
-  private static InternalRow.FieldGetter[] keyGetters(FileStoreTable table, RowType rowType) {
-    List<String> keys = table.schema().primaryKeys();
-    InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      int index = rowType.getFieldIndex(keys.get(i));
-      getters[i] = InternalRow.createFieldGetter(rowType.getTypeAt(index), index);
-    }
-    return getters;
-  }
-
-  private boolean sameKey(InternalRow a, InternalRow b) {
-    for (InternalRow.FieldGetter getter : keyGetters) {
-      if (!Objects.equals(getter.getFieldOrNull(a), getter.getFieldOrNull(b))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void closeCursor() {
     if (cursor != null) {
       cursor.close();
@@ -460,6 +447,7 @@ public final class ChangelogReader implements AutoCloseable {
     final long snapshotId;
     final boolean full;
     final String commitKind;
+    final ReadSchema schema;
     private final List<Split> splits;
     private final Long nextSnapshot;
     private int splitIndex;
@@ -468,10 +456,16 @@ public final class ChangelogReader implements AutoCloseable {
     private long consumed;
 
     PlanCursor(
-        long snapshotId, boolean full, String commitKind, List<Split> splits, Long nextSnapshot) {
+        long snapshotId,
+        boolean full,
+        String commitKind,
+        ReadSchema schema,
+        List<Split> splits,
+        Long nextSnapshot) {
       this.snapshotId = snapshotId;
       this.full = full;
       this.commitKind = commitKind;
+      this.schema = schema;
       this.splits = splits;
       this.nextSnapshot = nextSnapshot;
       advance();
@@ -504,7 +498,7 @@ public final class ChangelogReader implements AutoCloseable {
         case UPDATE_BEFORE -> {
           if (lookahead != null
               && lookahead.getRowKind() == RowKind.UPDATE_AFTER
-              && sameKey(row, lookahead)) {
+              && schema.sameKey(row, lookahead)) {
             InternalRow after = take();
             yield new ChangeRow(RowKind.UPDATE_AFTER, row, after, position());
           }
@@ -525,7 +519,7 @@ public final class ChangelogReader implements AutoCloseable {
       try {
         while (true) {
           if (rows != null && rows.hasNext()) {
-            lookahead = copier.copy(rows.next());
+            lookahead = schema.copy(rows.next(), snapshotId, splits.get(splitIndex - 1));
             if (full) {
               // the merged state of a key is an insert, whatever kind its last change had
               lookahead.setRowKind(RowKind.INSERT);
@@ -539,8 +533,10 @@ public final class ChangelogReader implements AutoCloseable {
           if (splitIndex >= splits.size()) {
             return;
           }
-          rows = read.createReader(splits.get(splitIndex++)).toCloseableIterator();
+          rows = schema.open(splits.get(splitIndex++)).toCloseableIterator();
         }
+      } catch (UnreadableSnapshotException e) {
+        throw e;
       } catch (Exception e) {
         throw new IllegalStateException(
             "Reading snapshot "
