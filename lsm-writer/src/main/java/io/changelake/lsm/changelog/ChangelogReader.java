@@ -1,5 +1,6 @@
 package io.changelake.lsm.changelog;
 
+import io.changelake.lsm.commit.TruncateMarker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -27,6 +28,7 @@ import org.apache.paimon.table.source.snapshot.SnapshotReader;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.CloseableIterator;
+import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * Streams a table's changes, snapshot by snapshot, for a subset of its buckets. Registers a Paimon
@@ -69,7 +71,13 @@ public final class ChangelogReader implements AutoCloseable {
 
   private PlanCursor cursor;
   private ReaderPosition pendingSkip;
-  private boolean firstPlanDone;
+
+  /**
+   * True while the scan's next plan is a full state: before the first plan of a scan that starts
+   * with the full state or resumes inside one. Such a plan is never taken for a truncate.
+   */
+  private boolean nextPlanIsFullState;
+
   private ReaderPosition lastEmitted;
   private ReaderPosition lastCheckpointed;
   private long consumerSnapshot = -1;
@@ -124,6 +132,10 @@ public final class ChangelogReader implements AutoCloseable {
       protect(firstNeededSnapshot(start));
     }
     pendingSkip = resumeAt.orElse(null);
+    nextPlanIsFullState =
+        resumeAt
+            .map(ReaderPosition::fullState)
+            .orElse(start instanceof StartPosition.FullThenChanges);
   }
 
   /** The consumer id a reader registers for {@code buckets} (one per bucket set). */
@@ -169,21 +181,24 @@ public final class ChangelogReader implements AutoCloseable {
           return Optional.empty();
         }
       }
+      ReaderPosition truncate = cursor.takeTruncate();
       List<ChangeRow> changes = new ArrayList<>();
       while (changes.size() < maxBatchSize && !cursor.exhausted()) {
         changes.add(cursor.nextChange());
       }
-      if (changes.isEmpty()) {
+      if (changes.isEmpty() && truncate == null) {
         continue; // everything of this snapshot was consumed before a restore
       }
-      lastEmitted = changes.get(changes.size() - 1).position();
+      lastEmitted = changes.isEmpty() ? truncate : changes.get(changes.size() - 1).position();
       return Optional.of(
           new ChangeBatch(
               cursor.snapshotId,
               cursor.commitKind,
               cursor.schema.rowType(),
               changes,
-              cursor.exhausted()));
+              cursor.exhausted(),
+              cursor.full,
+              truncate));
     }
   }
 
@@ -219,17 +234,33 @@ public final class ChangelogReader implements AutoCloseable {
   private boolean nextPlan() {
     TableScan.Plan plan;
     Long next;
+    Long truncated = null;
+    boolean fullPlan = false;
     do {
       // a scan's first call may only find its starting snapshot and plan nothing: go on while
       // the scan advances
       Long before = scan.checkpoint();
+      if (before != null && !nextPlanIsFullState && isTruncate(before)) {
+        // Paimon's stream scan skips overwrite snapshots (they carry no changelog): read the
+        // snapshot's full state instead, announced by the truncate, then go on after it
+        ((StreamDataTableScan) scan).restore(before, true);
+        truncated = before;
+      }
       plan = planOrExpired();
       next = scan.checkpoint();
-      if (!plan.splits().isEmpty() || Objects.equals(before, next)) {
+      if (nextPlanIsFullState && next != null) {
+        // the scan found its snapshot: this plan is its full state, even an empty one
+        fullPlan = true;
+        nextPlanIsFullState = false;
+      }
+      if (truncated != null
+          || fullPlan
+          || !plan.splits().isEmpty()
+          || Objects.equals(before, next)) {
         break;
       }
     } while (true);
-    if (plan.splits().isEmpty()) {
+    if (plan.splits().isEmpty() && truncated == null) {
       if (next != null) {
         checkNotExpired(next, "next snapshot " + next);
         if (nothingPending()) {
@@ -239,11 +270,16 @@ public final class ChangelogReader implements AutoCloseable {
       }
       return false;
     }
-    boolean full = next != null && pendingFullPhase(plan);
-    long snapshotId =
-        plan instanceof SnapshotReader.Plan snapshotPlan && snapshotPlan.snapshotId() != null
-            ? snapshotPlan.snapshotId()
-            : next - 1;
+    boolean full = truncated != null || fullPlan;
+    long snapshotId;
+    if (truncated != null) {
+      snapshotId = truncated;
+    } else if (plan instanceof SnapshotReader.Plan snapshotPlan
+        && snapshotPlan.snapshotId() != null) {
+      snapshotId = snapshotPlan.snapshotId();
+    } else {
+      snapshotId = next - 1;
+    }
     long skip = 0;
     if (pendingSkip != null
         && pendingSkip.snapshotId() == snapshotId
@@ -251,14 +287,19 @@ public final class ChangelogReader implements AutoCloseable {
       skip = pendingSkip.rowOffset();
     }
     pendingSkip = null;
-    firstPlanDone = true;
     if (nothingPending()) {
       protect(snapshotId);
     }
     schema = schema.covering(plan.splits());
     cursor =
         new PlanCursor(
-            snapshotId, full, commitKind(snapshotId), schema, sorted(plan.splits()), next);
+            snapshotId,
+            full,
+            commitKind(snapshotId),
+            schema,
+            sorted(plan.splits()),
+            next,
+            truncated != null);
     cursor.skip(skip);
     return true;
   }
@@ -273,17 +314,6 @@ public final class ChangelogReader implements AutoCloseable {
       }
       throw e;
     }
-  }
-
-  private boolean pendingFullPhase(TableScan.Plan plan) {
-    if (firstPlanDone) {
-      return false;
-    }
-    if (pendingSkip != null) {
-      return pendingSkip.fullState();
-    }
-    String mode = table.options().get(CoreOptions.SCAN_MODE.key());
-    return "latest-full".equals(mode) || "from-snapshot-full".equals(mode);
   }
 
   private boolean nothingPending() {
@@ -409,6 +439,17 @@ public final class ChangelogReader implements AutoCloseable {
             + " consumer protect them");
   }
 
+  /**
+   * Whether snapshot {@code snapshotId} exists and truncated the table ({@link TruncateMarker}).
+   */
+  private boolean isTruncate(long snapshotId) {
+    SnapshotManager snapshots = table.snapshotManager();
+    if (!snapshots.snapshotExists(snapshotId)) {
+      return false; // not committed yet, or expired with its changelog kept: no overwrite
+    }
+    return TruncateMarker.isTruncate(snapshots.snapshot(snapshotId));
+  }
+
   private String commitKind(long snapshotId) {
     try {
       return table.snapshotManager().snapshot(snapshotId).commitKind().name();
@@ -450,6 +491,7 @@ public final class ChangelogReader implements AutoCloseable {
     final ReadSchema schema;
     private final List<Split> splits;
     private final Long nextSnapshot;
+    private boolean truncatePending;
     private int splitIndex;
     private CloseableIterator<InternalRow> rows;
     private InternalRow lookahead;
@@ -461,14 +503,29 @@ public final class ChangelogReader implements AutoCloseable {
         String commitKind,
         ReadSchema schema,
         List<Split> splits,
-        Long nextSnapshot) {
+        Long nextSnapshot,
+        boolean truncate) {
       this.snapshotId = snapshotId;
       this.full = full;
       this.commitKind = commitKind;
       this.schema = schema;
       this.splits = splits;
       this.nextSnapshot = nextSnapshot;
+      this.truncatePending = truncate;
       advance();
+    }
+
+    /**
+     * The position just after the truncate that starts this plan, once; null when it has none or
+     * was taken. With rows after it, the truncate is the full state's first position (a restore
+     * there reads the rows again, not the truncate); without, the position after the snapshot.
+     */
+    ReaderPosition takeTruncate() {
+      if (!truncatePending) {
+        return null;
+      }
+      truncatePending = false;
+      return consumed == 0 && !exhausted() ? new ReaderPosition(snapshotId, 0, true) : position();
     }
 
     boolean exhausted() {
