@@ -137,4 +137,70 @@ class ExactlyOnceSourceTest {
         .containsEntry("c", (long) KEYS)
         .containsEntry("u", (long) 60 * KEYS_PER_ROUND);
   }
+
+  /**
+   * A full state far larger than one transaction may last: with the producer's transaction timeout
+   * at 3 s and a producer slowed to a few thousand records a second, publishing it takes several
+   * timeouts. One transaction per snapshot would be aborted by the broker every time; split into
+   * transactions of transaction.max.duration.ms, read_committed consumers get every row once.
+   */
+  @Test
+  void aSnapshotLargerThanOneTransactionIsPublishedExactlyOnceInSeveralTransactions()
+      throws Exception {
+    int rows = 15_000;
+    Identifier table = lake.createTable("eos_big", "t", 2, "input");
+    List<InternalRow> all = new ArrayList<>();
+    for (int id = 0; id < rows; id++) {
+      all.add(upsert(id, "row " + id, id));
+    }
+    lake.commit(table, all.toArray(InternalRow[]::new));
+
+    kafka.startConnector(
+        "eos-big",
+        ConnectFixture.sourceConfig(
+            lake.catalogProps(),
+            "tables",
+            "eos_big.t",
+            "start.position",
+            "full",
+            "exactly.once.support",
+            "required",
+            "transaction.boundary",
+            "connector",
+            "batch.size",
+            "200",
+            "transaction.max.duration.ms",
+            "500",
+            "producer.override.transaction.timeout.ms",
+            "3000",
+            // a slow producer with a small buffer: sends block, so publishing the full state
+            // takes several seconds, and a transaction never holds much unsent data
+            "producer.override.batch.size",
+            "1024",
+            "producer.override.linger.ms",
+            "0",
+            "producer.override.buffer.memory",
+            "65536",
+            "producer.override.max.in.flight.requests.per.connection",
+            "1"));
+    lake.commit(table, upsert(0, "changed", -1), upsert(rows, "new", rows));
+
+    List<Event> committed = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> {
+              kafka.awaitRunning("eos-big", 1);
+              committed.clear();
+              committed.addAll(kafka.readAll("eos_big.t", "read_committed"));
+              return committed.size() >= rows + 2;
+            });
+    assertThat(committed).hasSize(rows + 2);
+    assertThat(committed.stream().filter(e -> e.op().equals("r")).map(Event::id))
+        .doesNotHaveDuplicates()
+        .hasSize(rows);
+    assertThat(ChangeReplay.replay(committed, List.of("id", "name", "qty")))
+        .isEqualTo(lake.rows(table));
+  }
 }
