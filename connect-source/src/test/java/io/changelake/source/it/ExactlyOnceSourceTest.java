@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.junit.jupiter.api.AfterAll;
@@ -140,20 +143,45 @@ class ExactlyOnceSourceTest {
 
   /**
    * A full state far larger than one transaction may last: with the producer's transaction timeout
-   * at 3 s and a producer slowed to a few thousand records a second, publishing it takes several
-   * timeouts. One transaction per snapshot would be aborted by the broker every time; split into
-   * transactions of transaction.max.duration.ms, read_committed consumers get every row once.
+   * at 8 s and the producer throttled by a broker quota, publishing 10,000 rows takes about 15 s.
+   * One transaction per snapshot would be aborted by the broker every time; split into transactions
+   * of transaction.max.duration.ms, read_committed consumers get every row once.
    */
   @Test
   void aSnapshotLargerThanOneTransactionIsPublishedExactlyOnceInSeveralTransactions()
       throws Exception {
-    int rows = 15_000;
+    int rows = 10_000;
     Identifier table = lake.createTable("eos_big", "t", 2, "input");
     List<InternalRow> all = new ArrayList<>();
     for (int id = 0; id < rows; id++) {
       all.add(upsert(id, "row " + id, id));
     }
     lake.commit(table, all.toArray(InternalRow[]::new));
+    // a topic created on the first send has no leader for a moment: that stall alone would
+    // outlast the short transaction timeout
+    kafka.connect.kafka().createTopic("eos_big.t", 3);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                kafka.connect.kafka().describeTopics("eos_big.t").get("eos_big.t").stream()
+                        .flatMap(description -> description.partitions().stream())
+                        .filter(partition -> partition.leader() != null)
+                        .count()
+                    == 3);
+    // the broker throttles the task's producer to 400 kB/s: the ~6 MB of the full state take
+    // about 15 s to publish whatever the machine, longer than the transaction timeout
+    try (Admin admin = kafka.connect.kafka().createAdminClient()) {
+      admin
+          .alterClientQuotas(
+              List.of(
+                  new ClientQuotaAlteration(
+                      new ClientQuotaEntity(
+                          Map.of(ClientQuotaEntity.CLIENT_ID, "connector-producer-eos-big-0")),
+                      List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 400_000.0)))))
+          .all()
+          .get();
+    }
 
     kafka.startConnector(
         "eos-big",
@@ -170,19 +198,15 @@ class ExactlyOnceSourceTest {
             "batch.size",
             "200",
             "transaction.max.duration.ms",
-            "500",
+            "1000",
             "producer.override.transaction.timeout.ms",
-            "3000",
-            // a slow producer with a small buffer: sends block, so publishing the full state
-            // takes several seconds, and a transaction never holds much unsent data
-            "producer.override.batch.size",
-            "1024",
-            "producer.override.linger.ms",
-            "0",
+            "8000",
+            // a small buffer: sends block at the throttled rate, so the task's polls follow the
+            // producer and a transaction never holds much unsent data
             "producer.override.buffer.memory",
-            "65536",
-            "producer.override.max.in.flight.requests.per.connection",
-            "1"));
+            "32768",
+            "producer.override.batch.size",
+            "8192"));
     lake.commit(table, upsert(0, "changed", -1), upsert(rows, "new", rows));
 
     List<Event> committed = new ArrayList<>();
@@ -191,7 +215,8 @@ class ExactlyOnceSourceTest {
         .pollInterval(Duration.ofSeconds(1))
         .until(
             () -> {
-              kafka.awaitRunning("eos-big", 1);
+              var task = kafka.connect.connectorStatus("eos-big").tasks().get(0);
+              assertThat(task.state()).as(task.trace()).isEqualTo("RUNNING");
               committed.clear();
               committed.addAll(kafka.readAll("eos_big.t", "read_committed"));
               return committed.size() >= rows + 2;

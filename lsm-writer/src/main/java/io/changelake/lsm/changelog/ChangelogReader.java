@@ -40,6 +40,11 @@ import org.apache.paimon.utils.SnapshotManager;
  * (produced when the {@link io.changelake.lsm.compact.Compactor} compacts, since ingest writers are
  * write-only), {@code none} gives the rows of each new file as written (no before images).
  *
+ * <p>A snapshot that truncated the table ({@link TruncateMarker}: Paimon's stream scan skips
+ * overwrite snapshots, which carry no changelog) is read as a truncate followed by the rows the
+ * snapshot holds, as a full state ({@link ChangeBatch#truncatePosition()}); of several readers
+ * sharing a table's buckets only the one owning bucket 0 announces the truncate.
+ *
  * <p>Positions count raw changes of one snapshot within this reader's buckets, in a fixed order
  * (splits sorted by bucket and partition), so a restored reader skips exactly what was consumed.
  * The Paimon consumer ({@link #consumerId()}) records the oldest snapshot still needed: the last
@@ -65,6 +70,12 @@ public final class ChangelogReader implements AutoCloseable {
   private final ReadBuilder readBuilder;
   private final StreamTableScan scan;
   private final ConsumerManager consumers;
+
+  /**
+   * Whether this reader announces truncates: one reader per table does, the one owning bucket 0 (or
+   * all buckets), so a table split over several readers is not truncated once per reader.
+   */
+  private final boolean announcesTruncates;
 
   /** The schema the next plan is read with at least; moves forward, never back. */
   private ReadSchema schema;
@@ -107,6 +118,7 @@ public final class ChangelogReader implements AutoCloseable {
     Optional<ReaderPosition> resumeAt = restored.map(this::laterOfCheckpointAndConsumer);
     this.table = table.copy(scanOptions(table, start, resumeAt.isPresent()));
     Set<Integer> owned = Set.copyOf(buckets);
+    this.announcesTruncates = owned.isEmpty() || owned.contains(0);
     this.readBuilder =
         this.table
             .newReadBuilder()
@@ -299,7 +311,7 @@ public final class ChangelogReader implements AutoCloseable {
             schema,
             sorted(plan.splits()),
             next,
-            truncated != null);
+            truncated != null && announcesTruncates);
     cursor.skip(skip);
     return true;
   }

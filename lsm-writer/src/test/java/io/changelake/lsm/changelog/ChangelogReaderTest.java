@@ -196,6 +196,37 @@ class ChangelogReaderTest {
   }
 
   @Test
+  void ofReadersSplittingATableOnlyTheOneOwningBucketZeroAnnouncesATruncate() {
+    FileStoreTable table = create("split", 2, ChangelogProducer.INPUT);
+    commit("split", insert(1, "a", 1L), insert(2, "b", 2L), insert(3, "c", 3L));
+    offset++;
+    pool.writer(Identifier.create("cdc", "split")).truncate(Map.of(P0, offset));
+    commit("split", insert(4, "d", 4L));
+    for (int bucket = 0; bucket < 2; bucket++) {
+      try (ChangelogReader reader =
+          new ChangelogReader(
+              table,
+              "bucket-" + bucket,
+              Set.of(bucket),
+              new StartPosition.FromSnapshot(1),
+              Optional.empty(),
+              100)) {
+        List<Boolean> truncates = new ArrayList<>();
+        for (Optional<ChangeBatch> batch = reader.poll();
+            batch.isPresent();
+            batch = reader.poll()) {
+          truncates.add(batch.get().truncates());
+        }
+        if (bucket == 0) {
+          assertThat(truncates).containsOnlyOnce(true);
+        } else {
+          assertThat(truncates).doesNotContain(true);
+        }
+      }
+    }
+  }
+
+  @Test
   void inputChangelogYieldsInsertsPairedUpdatesAndDeletesSnapshotBySnapshot() {
     FileStoreTable table = create("orders", 1, ChangelogProducer.INPUT);
     commit("orders", insert(1, "a", 10L), insert(2, "b", 20L));
