@@ -18,6 +18,8 @@ import java.util.Optional;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.paimon.table.FileStoreTable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Publishes one table (or a bucket set of it) for a task: reads its changelog, turns changes into
@@ -26,6 +28,7 @@ import org.apache.paimon.table.FileStoreTable;
  * task thread only, except {@link #acknowledged} and {@link #offsetsFlushed}.
  */
 final class TablePublisher implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TablePublisher.class);
   private final TableAssignment assignment;
   private final Map<String, Object> partition;
   private final ChangeRecords records;
@@ -33,7 +36,10 @@ final class TablePublisher implements AutoCloseable {
   private final int batchSize;
   private final String connectorName;
   private final FileStoreTable table;
-  private final ChangelogReader reader;
+  // null after a failure: the next poll opens a new one just after the last change returned
+  private ChangelogReader reader;
+  private final StartPosition start;
+  private Optional<ReaderPosition> resumeFrom;
 
   /** What Kafka acknowledged without a gap (producer callback thread). */
   private final AcknowledgedPositions acknowledged = new AcknowledgedPositions();
@@ -60,6 +66,8 @@ final class TablePublisher implements AutoCloseable {
     this.consumerId = consumerId;
     this.batchSize = batchSize;
     this.table = table;
+    this.start = start;
+    this.resumeFrom = restored;
     this.reader = open(start, restored);
   }
 
@@ -89,6 +97,9 @@ final class TablePublisher implements AutoCloseable {
   Optional<ChangeBatch> poll() {
     if (failure != null) {
       return Optional.empty();
+    }
+    if (reader == null) {
+      reader = open(start, resumeFrom);
     }
     try {
       return reader.poll();
@@ -159,7 +170,29 @@ final class TablePublisher implements AutoCloseable {
         acknowledged.dispatched(change.position()); // the event, and its tombstone if any
       }
     }
+    if (!changes.isEmpty()) {
+      resumeFrom = Optional.of(changes.get(changes.size() - 1).position());
+    } else if (batch.truncates()) {
+      resumeFrom = Optional.of(batch.truncatePosition());
+    }
     return out;
+  }
+
+  /**
+   * Drops the reader after a failure that may have left it anywhere inside a read: the next {@link
+   * #poll} reads on just after the last change turned into records, so nothing is skipped or
+   * published twice.
+   */
+  void discardReader() {
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.close();
+    } catch (RuntimeException e) {
+      LOG.debug("Closing the reader of {} after a failure failed too", assignment.table(), e);
+    }
+    reader = null;
   }
 
   /** Connect is done with a record of this publisher (sent, or dropped by a transformation). */
@@ -175,7 +208,7 @@ final class TablePublisher implements AutoCloseable {
   /** Lets Paimon expire what is durable in Kafka and its offsets (task thread). */
   void applyCheckpoint() {
     ReaderPosition position = flushed;
-    if (position != null) {
+    if (position != null && reader != null) {
       flushed = null;
       reader.checkpoint(position);
     }
@@ -183,7 +216,9 @@ final class TablePublisher implements AutoCloseable {
 
   @Override
   public void close() {
-    reader.close();
+    if (reader != null) {
+      reader.close();
+    }
   }
 
   private String expiredMessage(PositionExpiredException e) {
