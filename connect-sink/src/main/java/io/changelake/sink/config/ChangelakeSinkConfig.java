@@ -1,5 +1,6 @@
 package io.changelake.sink.config;
 
+import io.changelake.lsm.catalog.CommitSafety;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.lsm.table.ChangelogProducer;
@@ -94,6 +95,12 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     for (String table : overriddenTables(props)) {
       tableSettings(table);
     }
+    // refused here, not only in validate(): a snapshot lost on an object store is never noticed
+    CommitSafety.problem(LakeCatalogs.catalogOptions(props))
+        .ifPresent(
+            problem -> {
+              throw new ConfigException(WAREHOUSE, props.get(WAREHOUSE), problem);
+            });
   }
 
   /**

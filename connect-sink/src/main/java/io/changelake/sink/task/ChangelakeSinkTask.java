@@ -3,6 +3,7 @@ package io.changelake.sink.task;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.WriterFencedException;
 import io.changelake.lsm.fault.Failures;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.lsm.table.LakeTables;
@@ -34,6 +35,7 @@ import io.changelake.sink.route.TableRouter;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -88,6 +90,8 @@ public final class ChangelakeSinkTask extends SinkTask {
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
+  // a newer instance of this task writes the same tables: every later call fails the task
+  private ConnectException fenced;
   // lastPositions as of the last commit round: a rewind to the committed offsets restores them
   private final Map<TopicPartition, SourcePosition> committedPositions = new HashMap<>();
   private OutageTracker outages;
@@ -199,6 +203,9 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void put(Collection<SinkRecord> records) {
+    if (fenced != null) {
+      throw fenced;
+    }
     if (skipRedelivery) {
       skipRedelivery = false;
       return;
@@ -366,10 +373,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             table.settings.name(),
             position,
             schema -> converter(table, schema, change.key()),
-            key ->
-                table
-                    .writer()
-                    .lookup(key, OffsetTracker.asSourcePartitions(offsets.processedSnapshot())));
+            key -> table.writer().lookup(key, positionsToCommit()));
     table.writer().write(row);
     table.dirty = true;
     table.metrics.rowWritten();
@@ -419,8 +423,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       }
       if (!result.rowType().equals(writer.table().rowType())) {
         // the writer holds rows of the old schema: commit them, then write with the new one
-        CommitResult commit =
-            writer.reopen(OffsetTracker.asSourcePartitions(offsets.processedSnapshot()));
+        CommitResult commit = writer.reopen(positionsToCommit());
         table.metrics.committed(0, commit.snapshotId());
         table.dirty = false;
         table.clearConverters();
@@ -454,17 +457,24 @@ public final class ChangelakeSinkTask extends SinkTask {
     switch (truncatePolicy) {
       case IGNORE -> LOG.info("Ignoring truncate of {} at {}", id, truncate.origin().describe());
       case FAIL ->
-          throw new RecordException(
-              "The source table was truncated and table."
+          // not a bad record: fail means fail, also with errors.tolerance=all (a dead-letter
+          // record would let the rows the source deleted stay in the table unnoticed)
+          throw new ConnectException(
+              "Cannot apply the truncate at "
+                  + truncate.origin().describe()
+                  + " to table "
+                  + id.getFullName()
+                  + ": the source table was truncated and table."
                   + table.settings.name()
-                  + ".truncate-policy=fail; set it to delete-all or ignore to proceed");
+                  + ".truncate-policy=fail stops the task (also with errors.tolerance=all); set it"
+                  + " to delete-all or ignore to proceed");
       case DELETE_ALL -> {
         long start = System.nanoTime();
         // the truncate's snapshot records the positions just past it: a task restarted after it
         // neither replays the truncate nor the rows it deleted
-        Map<TopicPartition, Long> positions = new HashMap<>(offsets.processedSnapshot());
-        positions.put(truncate.origin().consumed(), truncate.origin().offset() + 1);
-        CommitResult result = table.writer().truncate(OffsetTracker.asSourcePartitions(positions));
+        Map<SourcePartition, Long> positions = new HashMap<>(positionsToCommit());
+        positions.put(sourcePartition(truncate.origin()), truncate.origin().offset() + 1);
+        CommitResult result = table.writer().truncate(positions);
         // rows buffered before the truncate were discarded with it
         table.dirty = false;
         table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
@@ -493,6 +503,17 @@ public final class ChangelakeSinkTask extends SinkTask {
             offsetUserPrefix);
     tables.put(id, table);
     return table;
+  }
+
+  /**
+   * The processed positions, for a commit to record. Records sent to the dead-letter queue count as
+   * processed only once they are there: every commit, whatever triggers it (a round, a lookup, a
+   * reopen, a truncate), waits for them, or a crash could leave them neither in the queue nor
+   * replayed.
+   */
+  private Map<SourcePartition, Long> positionsToCommit() {
+    errors.awaitReported();
+    return OffsetTracker.asSourcePartitions(offsets.processedSnapshot());
   }
 
   private static SourcePartition sourcePartition(Origin origin) {
@@ -550,12 +571,55 @@ public final class ChangelakeSinkTask extends SinkTask {
         // rewind is the same, and keeps the retry bookkeeping in one place
         RuntimeException failure = onFailure(e, "committing the tables", false);
         if (!(failure instanceof RetriableException)) {
+          // Connect rewinds to the offsets last reported and keeps the task running
+          abandonUncommitted(failure);
           throw failure;
         }
         LOG.debug("Commit on offset flush failed; rewound", failure);
       }
     }
     return offsets.committedOffsets(currentOffsets.keySet());
+  }
+
+  /**
+   * After a failed commit round in {@code preCommit}, Connect rewinds the consumer to the positions
+   * last reported and delivers those records again, so everything not committed is dropped here and
+   * each table's committed offsets are read again: tables the round committed skip the replayed
+   * records (aggregation tables would count them twice), and a commit that failed yet landed is not
+   * committed a second time with the replayed rows.
+   */
+  private void abandonUncommitted(RuntimeException failure) {
+    LOG.warn(
+        "A commit round failed; Connect replays from the positions last reported, so the rows"
+            + " not committed are dropped and each table's committed offsets are read again",
+        failure);
+    try {
+      pool.discardUncommitted();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    offsets.rewind();
+    lastPositions.clear();
+    lastPositions.putAll(committedPositions);
+    for (TableState table : tables.values()) {
+      table.dirty = false;
+      table.forgetContained();
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof WriterFencedException) {
+        fenced = new ConnectException(t.getMessage(), failure);
+      }
+    }
+  }
+
+  /** Tables whose writer is open (not closed as idle), for tests. */
+  List<Identifier> openWriters() {
+    return pool.openTables();
+  }
+
+  /** Makes the next {@code preCommit} commit, as if the commit interval had elapsed. */
+  void dueForCommit() {
+    offsets.expireInterval();
   }
 
   @Override

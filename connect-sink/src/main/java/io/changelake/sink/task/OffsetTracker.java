@@ -97,6 +97,11 @@ final class OffsetTracker {
     return out;
   }
 
+  /** Makes the next {@link #intervalElapsed} true, for tests of the commit path. */
+  void expireInterval() {
+    lastCommitNanos = System.nanoTime() - interval.toNanos();
+  }
+
   void forget(Collection<TopicPartition> partitions) {
     partitions.forEach(
         tp -> {
