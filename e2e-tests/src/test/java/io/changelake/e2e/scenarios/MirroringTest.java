@@ -111,6 +111,7 @@ class MirroringTest {
         1);
     connect.deploy(LAKE_DB + "-mirror", DebeziumJdbcSink.config(pg, B, CHANGELOG_TOPIC), 1);
     awaitMirrorEqualsSource(); // the snapshot
+    assertMirrorColumnTypes();
 
     pg.execute(
         A,
@@ -257,6 +258,43 @@ class MirroringTest {
           .as(lakeDb + name + " ran through without a task failure")
           .allSatisfy(t -> assertThat(t.state()).isEqualTo("RUNNING"));
     }
+  }
+
+  /**
+   * The JDBC sink created B's columns from the published schemas: Debezium's semantic types carried
+   * through the lake (uuid, json, time) come back as the database's own types; jsonb arrives as
+   * json (nothing in the record tells them apart), numeric without scale as text (Debezium's JDBC
+   * sink would make a VariableScaleDecimal double precision, losing digits) and interval as bigint
+   * microseconds (its interval binding drops the microseconds).
+   */
+  private static void assertMirrorColumnTypes() {
+    java.util.Map<String, String> types = new java.util.LinkedHashMap<>();
+    for (DbTableReader.Column column : DbTableReader.read(pg, B, "public", TABLE).columns()) {
+      types.put(column.name(), column.pgType());
+    }
+    assertThat(types)
+        .as("column types of mirror B")
+        .containsAllEntriesOf(
+            java.util.Map.ofEntries(
+                java.util.Map.entry("id", "int4"),
+                java.util.Map.entry("c_smallint", "int2"),
+                java.util.Map.entry("c_integer", "int4"),
+                java.util.Map.entry("c_bigint", "int8"),
+                java.util.Map.entry("c_numeric", "numeric"),
+                java.util.Map.entry("c_numeric_free", "text"),
+                java.util.Map.entry("c_real", "float4"),
+                java.util.Map.entry("c_double", "float8"),
+                java.util.Map.entry("c_text", "text"),
+                java.util.Map.entry("c_boolean", "bool"),
+                java.util.Map.entry("c_date", "date"),
+                java.util.Map.entry("c_time_ms", "time"),
+                java.util.Map.entry("c_time", "time"),
+                java.util.Map.entry("c_timestamp", "timestamp"),
+                java.util.Map.entry("c_timestamptz", "timestamptz"),
+                java.util.Map.entry("c_interval", "int8"),
+                java.util.Map.entry("c_uuid", "uuid"),
+                java.util.Map.entry("c_jsonb", "json"),
+                java.util.Map.entry("c_bytea", "bytea")));
   }
 
   /** Rows {@code from..to} with a value in every column; ids divisible by 7 are all NULL. */
