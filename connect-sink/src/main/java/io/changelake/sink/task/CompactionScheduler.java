@@ -32,15 +32,22 @@ import org.slf4j.LoggerFactory;
  * round goes on with the next table. An owner that stops compacting a table (a FAILED task keeps
  * its ownership, Connect does not move it) is replaced: every successful round writes the table's
  * {@link CompactionHeartbeat}, and once it is older than {@link #TAKEOVER_AFTER_INTERVALS}
- * compaction intervals the next task after the owner compacts the table too, then the one after it,
- * and so on while it stays stale. Two compactors at once cost a conflict, never data: ingest
- * writers are write-only and a compaction that lost a conflict is simply not committed.
+ * compaction intervals (and at least {@link #TAKEOVER_AT_THE_EARLIEST}) the next task after the
+ * owner compacts the table too, then the one after it, and so on while it stays stale. Two
+ * compactors at once cost a conflict, never data: ingest writers are write-only and a compaction
+ * that lost a conflict is simply not committed.
  */
 final class CompactionScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
 
   /** A table not compacted for this many intervals is compacted by another task. */
   static final int TAKEOVER_AFTER_INTERVALS = 3;
+
+  /**
+   * ... but never sooner than this: a round over a large table, or any round on a loaded machine,
+   * can take minutes, and a stand-in working next to a live owner only makes both fail.
+   */
+  static final Duration TAKEOVER_AT_THE_EARLIEST = Duration.ofMinutes(10);
 
   /** What is done to one table in a round; a seam for tests. */
   interface TableCompaction {
@@ -209,7 +216,9 @@ final class CompactionScheduler implements AutoCloseable {
     CompactionMetrics tableMetrics = metrics.compaction(id.getFullName());
     long now = System.currentTimeMillis();
     long ageMs = heartbeatAge(id, fileStoreTable, tableMetrics, now);
-    long takeoverAfterMs = TAKEOVER_AFTER_INTERVALS * interval.toMillis();
+    long takeoverAfterMs =
+        Math.max(
+            TAKEOVER_AFTER_INTERVALS * interval.toMillis(), TAKEOVER_AT_THE_EARLIEST.toMillis());
     boolean owner = owns(id, taskId, taskCount);
     boolean standIn = !owner && standsIn(id, taskId, taskCount, ageMs, takeoverAfterMs);
     if (!owner && !standIn) {

@@ -2,6 +2,7 @@ package io.changelake.sink.it;
 
 import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.changelake.sink.task.SequenceColumns;
@@ -341,6 +342,46 @@ class ChangelakeSinkIntegrationTest {
     // the row before the truncate was accepted, and is not lost
     fixture.awaitRows("notruncate", List.of(values(1, "ann")));
     fixture.connect.deleteConnector("truncate-fail");
+  }
+
+  @Test
+  void truncatePolicyFailFailsTheTaskAlsoWhenErrorsAreTolerated() {
+    DebeziumEvents events = customers("server1.public.notruncate2", "notruncate2");
+    fixture.startConnector(
+        "truncate-fail-tolerant",
+        fixture.sinkConfig(
+            events.topic,
+            "route.table.format",
+            "${source.table}",
+            "table.truncate-policy",
+            "fail",
+            "errors.tolerance",
+            "all",
+            "errors.deadletterqueue.topic.name",
+            "dlq-truncate",
+            "errors.deadletterqueue.topic.replication.factor",
+            "1"));
+
+    Struct ann = events.row(1, "ann");
+    fixture.produce(events, events.keyOf(ann), events.create(ann));
+    fixture.produce(events, null, events.truncate());
+
+    String trace = fixture.awaitTaskFailure("truncate-fail-tolerant");
+    assertThat(trace)
+        .contains("server1.public.notruncate2-0@1")
+        .contains("also with errors.tolerance=all");
+    fixture.awaitRows("notruncate2", List.of(values(1, "ann")));
+    fixture.connect.deleteConnector("truncate-fail-tolerant");
+  }
+
+  @Test
+  void connectRefusesAnObjectStoreWarehouseWithoutACatalogLock() {
+    Map<String, String> config =
+        fixture.sinkConfig("server1.public.nolock", "paimon.warehouse", "s3://lake/warehouse");
+
+    assertThatThrownBy(() -> fixture.connect.configureConnector("no-lock", config))
+        .hasMessageContaining("paimon.warehouse")
+        .hasMessageContaining("paimon.metastore=jdbc");
   }
 
   @Test
