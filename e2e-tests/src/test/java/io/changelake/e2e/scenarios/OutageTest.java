@@ -139,11 +139,23 @@ class OutageTest {
   @Test
   void aWrongS3SecretFailsTheSinkTaskAtOnceSayingSo() throws Exception {
     String name = "f3";
-    connect.createTopic(name + ".public.items", 1);
+    String topic = name + ".public.items";
+    connect.createTopic(topic, 1);
+    // one flat record: the table it creates is the first thing written to S3
+    connect
+        .cluster()
+        .kafka()
+        .produce(
+            topic,
+            "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"id\",\"type\":\"int32\"}]},"
+                + "\"payload\":{\"id\":1}}",
+            "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"field\":\"id\",\"type\":\"int32\"},"
+                + "{\"field\":\"qty\",\"type\":\"int64\"}]},\"payload\":{\"id\":1,\"qty\":2}}");
+    catalogPg.createDatabase(name + "_catalog");
     Map<String, String> sink = ChangelakeConnectors.sink(dir, name + "\\..*", name);
-    sink.putAll(s3.connectorProperties("s3://" + BUCKET + "/" + name));
+    sink.putAll(catalogProperties(name));
     sink.put("paimon.s3.secret-key", "not-the-secret");
-    sink.putAll(s3ClientProperties());
+    sink.put("route.table.format", "items");
     connect.cluster().configureConnector(name + "-sink", sink);
     String trace =
         Awaitility.await()

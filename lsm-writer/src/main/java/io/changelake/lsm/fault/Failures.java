@@ -94,20 +94,34 @@ public final class Failures {
 
   /** Classifies {@code error} by its cause chain; never null. */
   public static Failure classify(Throwable error) {
-    List<Throwable> chain = chain(error);
-    for (Throwable t : chain) {
+    Failure.Transient generic = null;
+    for (Throwable t : chain(error)) {
       String terminal = terminalSign(t);
       if (terminal != null) {
         return new Failure.Terminal(error, terminal + hint(terminal));
       }
-    }
-    for (Throwable t : chain) {
-      Failure transientFailure = transientSign(error, t);
-      if (transientFailure != null) {
+      Failure.Transient transientFailure = transientSign(error, t);
+      if (transientFailure != null && !isGenericIo(t)) {
+        // a specific sign (a broken database connection, a refused S3 request) decides: what it
+        // wraps, e.g. the EOFException of a connection cut mid-read, is its detail
         return transientFailure;
       }
+      if (generic == null) {
+        generic = transientFailure;
+      }
+    }
+    if (generic != null) {
+      // a plain IOException, with nothing more telling below it
+      return generic;
     }
     return new Failure.Terminal(error, "not a known transient failure: " + describe(error));
+  }
+
+  private static boolean isGenericIo(Throwable t) {
+    return t instanceof IOException
+        && !OBJECT_STORE_TYPES.contains(t.getClass().getSimpleName())
+        && !(t instanceof java.net.SocketException)
+        && !(t instanceof java.net.SocketTimeoutException);
   }
 
   /** True when {@link #classify} finds {@code error} transient. */
@@ -170,7 +184,7 @@ public final class Failures {
     return null;
   }
 
-  private static Failure transientSign(Throwable error, Throwable t) {
+  private static Failure.Transient transientSign(Throwable error, Throwable t) {
     if (t instanceof SQLException sql && isTransientSql(sql)) {
       String state = sql.getSQLState() == null ? "" : " (SQLSTATE " + sql.getSQLState() + ")";
       return new Failure.Transient(Dependency.CATALOG, error, describe(t) + state);

@@ -67,6 +67,15 @@ class FailuresTest {
                     new ConnectException("Connection refused"))),
             Dependency.CATALOG),
         Arguments.of(
+            "a connection to PostgreSQL cut mid-read (08006 over an EOFException)",
+            new RuntimeException(
+                "Cannot initialize JDBC catalog",
+                new SQLException(
+                    "An I/O error occurred while sending to the backend.",
+                    "08006",
+                    new java.io.EOFException())),
+            Dependency.CATALOG),
+        Arguments.of(
             "PostgreSQL shutting down (57P01)",
             new RuntimeException(
                 new SQLException("terminating connection due to administrator command", "57P01")),
