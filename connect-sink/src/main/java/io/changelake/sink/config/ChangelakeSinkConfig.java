@@ -483,13 +483,17 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
           @Override
           public String toString() {
-            return "[none, input, lookup]";
+            return "[none, input, lookup, full-compaction]";
           }
         },
         Importance.MEDIUM,
         "Changelog producer of created tables: 'lookup' gives complete update pairs (needed"
-            + " by the Changelake source connector), 'input' stores the events as received,"
-            + " 'none' stores no changelog.",
+            + " by the Changelake source connector) one compaction round after their commit."
+            + " 'full-compaction' gives complete update pairs too, merged per key between two"
+            + " rounds of the table's compactor, which then compacts that table fully every"
+            + " round (compaction.interval.ms is the changelog's latency; costlier compactions,"
+            + " fewer changelog rows). 'input' stores the events as received, 'none' stores no"
+            + " changelog.",
         TABLE_GROUP,
         ++order,
         Width.SHORT,
