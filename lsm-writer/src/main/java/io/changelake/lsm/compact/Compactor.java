@@ -67,7 +67,12 @@ public final class Compactor {
             .latestSnapshotOfUser(user)
             .map(snapshot -> snapshot.commitIdentifier() + 1)
             .orElse(1L);
-    List<BucketEntry> buckets = compacting.newSnapshotReader().bucketEntries();
+    // append-only tables (sources without a key) are bucket-unaware: Paimon compacts those through
+    // a dedicated coordinator, not per bucket; they only get expiry and orphan clean-up here
+    List<BucketEntry> buckets =
+        compacting.primaryKeys().isEmpty()
+            ? List.of()
+            : compacting.newSnapshotReader().bucketEntries();
     if (buckets.isEmpty()) {
       return new CompactionResult(identifier, OptionalLong.empty(), 0);
     }

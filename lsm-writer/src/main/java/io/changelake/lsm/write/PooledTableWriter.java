@@ -79,13 +79,16 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private void open(FileStoreTable latest) {
-    if (latest.bucketMode() != BucketMode.HASH_FIXED) {
+    boolean appendOnly =
+        latest.primaryKeys().isEmpty() && latest.bucketMode() == BucketMode.BUCKET_UNAWARE;
+    if (latest.bucketMode() != BucketMode.HASH_FIXED && !appendOnly) {
       throw new IllegalArgumentException(
           "Table "
               + identifier.getFullName()
               + " uses bucket mode "
               + latest.bucketMode()
-              + "; the writer supports fixed buckets only: create the table with 'bucket' >= 1");
+              + "; the writer supports fixed buckets (and bucket-unaware append-only tables) only:"
+              + " create the table with 'bucket' >= 1");
     }
     // ingest writers never compact: several tasks write the same buckets, and two compacting
     // writers fail each other's commits ("File deletion conflicts")
