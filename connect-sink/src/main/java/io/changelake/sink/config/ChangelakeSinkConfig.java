@@ -63,6 +63,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String BUCKETS = "buckets";
   public static final String PARTITION_KEYS = "partition-keys";
   public static final String PRIMARY_KEY_FIELDS = "primary-key-fields";
+  public static final String KEYLESS_MODE = "keyless-mode";
   public static final String SEQUENCE_FIELDS = "sequence-fields";
   public static final String CHANGELOG_PRODUCER = "changelog-producer";
   public static final String DELETE_POLICY = "delete-policy";
@@ -493,11 +494,33 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "",
         Importance.MEDIUM,
         "Primary key columns when the record key has no struct schema (e.g. a String key"
-            + " converter). Empty: the fields of the record key are the primary key.",
+            + " converter), or when the records carry no key at all (a source table without"
+            + " primary key): the table is then a primary-key table on these columns, whose"
+            + " values must identify a row. Empty: the fields of the record key are the primary"
+            + " key, and keyless records follow keyless-mode.",
         TABLE_GROUP,
         ++order,
         Width.MEDIUM,
         "Primary key fields");
+    def.define(
+        prefix + KEYLESS_MODE,
+        Type.STRING,
+        KeylessMode.APPEND.configName(),
+        enumValidator(KeylessMode.values()),
+        Importance.MEDIUM,
+        "What records without a key (a source table without primary key) do when"
+            + " primary-key-fields is empty. 'append': the table is created append-only (no"
+            + " primary key) and every change becomes a row: the row's values (the after image;"
+            + " for a delete the before image, or the key alone), the operation in"
+            + " _changelake_op (c, r, u, d) and the source position and Kafka offset in"
+            + " _changelake_source_position and _changelake_kafka_offset; truncates empty it"
+            + " as usual. Other tables of the task are not affected. 'fail': refuse the record"
+            + " (dead-letter queue or task failure) naming the table and these settings.",
+        TABLE_GROUP,
+        ++order,
+        Width.SHORT,
+        "Keyless records",
+        enumRecommender(KeylessMode.values()));
     def.define(
         prefix + SEQUENCE_FIELDS,
         Type.LIST,
@@ -527,13 +550,17 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
           @Override
           public String toString() {
-            return "[none, input, lookup]";
+            return "[none, input, lookup, full-compaction]";
           }
         },
         Importance.MEDIUM,
         "Changelog producer of created tables: 'lookup' gives complete update pairs (needed"
-            + " by the Changelake source connector), 'input' stores the events as received,"
-            + " 'none' stores no changelog.",
+            + " by the Changelake source connector) one compaction round after their commit."
+            + " 'full-compaction' gives complete update pairs too, merged per key between two"
+            + " rounds of the table's compactor, which then compacts that table fully every"
+            + " round (compaction.interval.ms is the changelog's latency; costlier compactions,"
+            + " fewer changelog rows). 'input' stores the events as received, 'none' stores no"
+            + " changelog.",
         TABLE_GROUP,
         ++order,
         Width.SHORT,
@@ -724,6 +751,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         (Integer) parsed.get(BUCKETS),
         stringList(parsed.get(PARTITION_KEYS)),
         stringList(parsed.get(PRIMARY_KEY_FIELDS)),
+        KeylessMode.fromConfigName((String) parsed.get(KEYLESS_MODE)),
         stringList(parsed.get(SEQUENCE_FIELDS)),
         ChangelogProducer.fromPaimonName((String) parsed.get(CHANGELOG_PRODUCER)),
         DeletePolicy.fromConfigName((String) parsed.get(DELETE_POLICY)),

@@ -14,7 +14,9 @@ import java.util.Map;
  * @param mergeEngine Paimon merge engine of created tables
  * @param buckets fixed bucket count of created tables
  * @param partitionKeys partition columns of created tables
- * @param primaryKeyFields primary key when the record key carries no schema; empty to use the key
+ * @param primaryKeyFields primary key when the record key carries no schema, or when records carry
+ *     no key at all; empty to use the key
+ * @param keylessMode what records without a key do when no primary key is configured
  * @param sequenceFields user columns ordering versions of a key; empty for the internal
  *     source-position columns (recommended)
  * @param changelogProducer changelog producer of created tables
@@ -29,6 +31,7 @@ public record TableSettings(
     int buckets,
     List<String> partitionKeys,
     List<String> primaryKeyFields,
+    KeylessMode keylessMode,
     List<String> sequenceFields,
     ChangelogProducer changelogProducer,
     DeletePolicy deletePolicy,

@@ -8,6 +8,16 @@ public enum Op {
   UPDATE,
   DELETE;
 
+  /** Debezium's {@code op} code. */
+  public String code() {
+    return switch (this) {
+      case CREATE -> "c";
+      case READ -> "r";
+      case UPDATE -> "u";
+      case DELETE -> "d";
+    };
+  }
+
   /** Parses Debezium's {@code op} code; truncate ({@code t}) is not a row operation. */
   public static Op fromCode(String code) {
     return switch (code) {

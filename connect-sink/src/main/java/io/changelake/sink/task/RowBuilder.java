@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.RowKind;
@@ -26,6 +27,7 @@ final class RowBuilder {
   private RowBuilder() {}
 
   /**
+   * @param engine the table's merge engine; ignored for append-only change tables
    * @param converterFor the converter for a record schema (evolving the table first if needed)
    * @param storedRow the row the table holds under the key of a converted row (exact also for rows
    *     the task wrote but did not commit yet), asked only when a deduplicate table lacks a value
@@ -37,19 +39,38 @@ final class RowBuilder {
       SourcePosition position,
       Function<Schema, RowConverter> converterFor,
       Function<InternalRow, Optional<InternalRow>> storedRow) {
-    RowKind kind = kindOf(event.op());
     Struct source = event.row();
     if (source == null) {
       // a delete whose before image is empty: the key is all that identifies the row
       source = event.key();
     }
+    if (source == null) {
+      throw new RecordException(
+          "A delete without key and without before image cannot say which row it removes; give"
+              + " the source table a primary key or REPLICA IDENTITY FULL",
+          null,
+          null);
+    }
     RowConverter converter = converterFor.apply(source.schema());
+    RowType rowType = converter.target();
+    int operation = SequenceColumns.operationIndexIn(rowType);
+    // an append-only change table gets every change as a new row, the operation in a column
+    boolean appendOnly = operation >= 0;
+    RowKind kind = appendOnly ? RowKind.INSERT : kindOf(event.op());
     ConvertedRow converted = converter.convert(source, kind);
     GenericRow row = converted.row();
     if (!event.isDelete() && !converted.unavailable().isEmpty()) {
-      keepStoredValues(event, engine, tableName, converter, converted, storedRow);
+      keepStoredValues(
+          event,
+          appendOnly ? null : engine,
+          tableName,
+          converter,
+          converted,
+          appendOnly ? key -> Optional.empty() : storedRow);
     }
-    RowType rowType = converter.target();
+    if (appendOnly) {
+      row.setField(operation, BinaryString.fromString(event.op().code()));
+    }
     int[] sequence = SequenceColumns.indexesIn(rowType);
     if (sequence != null) {
       row.setField(sequence[0], position.value());
@@ -107,6 +128,20 @@ final class RowBuilder {
         }
         missing.clear();
       }
+    }
+    if (!missing.isEmpty() && engine == null) {
+      String column = converter.target().getFieldNames().get(missing.nextSetBit(0));
+      throw new RecordException(
+          "The source did not send the value of column '"
+              + column
+              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column), and"
+              + " table "
+              + tableName
+              + " is an append-only change table (its records carry no key) with no stored row"
+              + " to take it from. Set REPLICA IDENTITY FULL on the source table (the before"
+              + " image then carries the value)",
+          column,
+          null);
     }
     if (!missing.isEmpty()) {
       String column = converter.target().getFieldNames().get(missing.nextSetBit(0));

@@ -5,6 +5,7 @@ import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.schema.TypeMapping;
 import io.changelake.sink.config.DeletePolicy;
+import io.changelake.sink.config.KeylessMode;
 import io.changelake.sink.config.TableSettings;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
@@ -74,7 +76,11 @@ final class TableProvisioner {
   /** The spec of a table created for {@code first}. */
   static TableSpec spec(Identifier id, TableSettings settings, RowChange first) {
     Schema rowSchema = first.row() != null ? first.row().schema() : first.key().schema();
-    List<String> primaryKeys = new ArrayList<>(primaryKeys(id, settings, first));
+    List<String> recordKeys = primaryKeys(id, settings, first);
+    if (recordKeys.isEmpty()) {
+      return appendSpec(id, settings, rowSchema);
+    }
+    List<String> primaryKeys = new ArrayList<>(recordKeys);
     for (String partition : settings.partitionKeys()) {
       if (!primaryKeys.contains(partition)) {
         primaryKeys.add(partition);
@@ -123,6 +129,46 @@ final class TableProvisioner {
         options(settings));
   }
 
+  /**
+   * An append-only change table for records without a key: every column nullable, plus the
+   * operation and the source position of each change.
+   */
+  private static TableSpec appendSpec(Identifier id, TableSettings settings, Schema rowSchema) {
+    RowType columns = TypeMapping.toRowType(rowSchema);
+    for (String column : settings.partitionKeys()) {
+      if (columns.getFieldIndex(column) < 0) {
+        throw new RecordException(
+            "Partition column '"
+                + column
+                + "' of table "
+                + id.getFullName()
+                + " is not a field of the record value "
+                + rowSchema.fields().stream().map(Field::name).toList()
+                + "; fix table."
+                + settings.name()
+                + ".partition-keys",
+            column,
+            null);
+      }
+    }
+    List<DataField> fields = new ArrayList<>();
+    for (DataField f : columns.getFields()) {
+      // partition columns must not be null in Paimon; everything else may be (deletes of a source
+      // with REPLICA IDENTITY DEFAULT carry no values)
+      fields.add(f.newType(f.type().copy(!settings.partitionKeys().contains(f.name()))));
+    }
+    return new TableSpec(
+        id,
+        SequenceColumns.appendChangeColumnsTo(new RowType(fields)),
+        List.of(),
+        settings.partitionKeys(),
+        settings.buckets(),
+        settings.mergeEngine(),
+        settings.changelogProducer(),
+        List.of(),
+        settings.options());
+  }
+
   private static Map<String, String> options(TableSettings settings) {
     Map<String, String> options = new HashMap<>();
     if (settings.deletePolicy() == DeletePolicy.IGNORE
@@ -137,7 +183,10 @@ final class TableProvisioner {
     return options;
   }
 
-  /** The primary key: the fields of the record key, else the configured columns. */
+  /**
+   * The primary key: the fields of the record key, else the configured columns; empty for an
+   * append-only change table (no key and {@code keyless-mode=append}).
+   */
   static List<String> primaryKeys(Identifier id, TableSettings settings, RowChange event) {
     if (event.key() != null) {
       return event.key().schema().fields().stream().map(Field::name).toList();
@@ -145,25 +194,41 @@ final class TableProvisioner {
     if (!settings.primaryKeyFields().isEmpty()) {
       return settings.primaryKeyFields();
     }
+    if (settings.keylessMode() == KeylessMode.APPEND) {
+      return List.of();
+    }
     throw new RecordException(
         "Record for table "
             + id.getFullName()
-            + " has no struct key to take the primary key from (is the key converter producing"
-            + " structs?); set table."
+            + " has no struct key to take the primary key from (a source table without primary"
+            + " key, or a key converter not producing structs) and table."
             + settings.name()
-            + ".primary-key-fields (or table.primary-key-fields) to the key columns");
+            + ".keyless-mode=fail; set table."
+            + settings.name()
+            + ".primary-key-fields to columns that identify a row, or keyless-mode=append for an"
+            + " append-only table of the changes");
   }
 
   /** Refuses an existing table whose key or merge engine contradicts the config. */
   private static void check(FileStoreTable table, TableSettings settings, RowChange first) {
     String name = table.fullName();
     List<String> tableKeys = table.schema().primaryKeys();
-    if (tableKeys.isEmpty()) {
-      throw new RecordException(
-          "Table " + name + " has no primary key; the sink writes primary-key tables only");
-    }
     Set<String> recordKeys =
         new LinkedHashSet<>(primaryKeys(Identifier.fromString(name), settings, first));
+    if (tableKeys.isEmpty()) {
+      if (!recordKeys.isEmpty()
+          || SequenceColumns.operationIndexIn(table.rowType()) < 0
+          || table.bucketMode() != BucketMode.BUCKET_UNAWARE) {
+        throw new RecordException(
+            "Table "
+                + name
+                + " has no primary key and is not an append-only change table of this sink, but"
+                + " the records carry key "
+                + recordKeys
+                + "; route the topic to another table, or drop the table so it is re-created");
+      }
+      return; // an append-only change table: merge engine and delete options do not apply
+    }
     recordKeys.addAll(table.schema().partitionKeys());
     if (!Set.copyOf(tableKeys).equals(recordKeys)) {
       throw new RecordException(

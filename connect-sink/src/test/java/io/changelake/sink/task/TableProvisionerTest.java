@@ -213,14 +213,32 @@ class TableProvisionerTest {
   }
 
   @Test
-  void refusesRecordsWithoutAWayToFindThePrimaryKey() {
+  void keylessRecordsMakeAnAppendTableByDefaultAndAreRefusedWithKeylessModeFail() {
+    TableSpec append =
+        TableProvisioner.spec(
+            ID, settings(), change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0));
+    assertThat(append.primaryKeys()).isEmpty();
+    assertThat(append.rowType().getFieldNames())
+        .containsExactly(
+            "id",
+            "name",
+            "bio",
+            "_changelake_op",
+            "_changelake_source_position",
+            "_changelake_kafka_offset");
     assertThatThrownBy(
             () ->
                 TableProvisioner.spec(
-                    ID, settings(), change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
+                    ID,
+                    settings("table.keyless-mode", "fail"),
+                    change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("lake.customers")
         .hasMessageContaining("set table.customers.primary-key-fields");
+  }
+
+  @Test
+  void refusesAConfiguredPrimaryKeyThatIsNotAColumn() {
     assertThatThrownBy(
             () ->
                 TableProvisioner.spec(

@@ -1,5 +1,6 @@
 package io.changelake.lsm.compact;
 
+import io.changelake.lsm.table.ChangelogProducer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,7 +32,9 @@ import org.apache.paimon.table.sink.TableWriteImpl;
  * <p>For {@code changelog-producer=lookup} tables the compactor is what produces the changelog: its
  * rounds are prepared with {@code waitCompaction=true}, so every round's COMPACT snapshot carries
  * the {@code -U/+U} pairs of the level-0 files it merged. Changelog latency is therefore the
- * compaction interval.
+ * compaction interval. {@code changelog-producer=full-compaction} tables are compacted fully every
+ * round, whose COMPACT snapshot carries the changes since the previous full compaction, merged per
+ * key (cheaper changelog files, costlier compactions: every round rewrites the touched buckets).
  */
 public final class Compactor {
   private final CompactionSettings settings;
@@ -47,9 +50,16 @@ public final class Compactor {
     this.spillDirectory = spillDirectory;
   }
 
-  /** Compacts the table (fully when {@code full}) with a fresh writer and commits. */
+  /**
+   * Compacts the table (fully when {@code full}, and always for {@code
+   * changelog-producer=full-compaction} tables) with a fresh writer and commits.
+   */
   public CompactionResult compact(FileStoreTable table, boolean full) {
     FileStoreTable compacting = table.copyWithLatestSchema().copy(compactionOptions());
+    // only a full compaction produces the changelog of a full-compaction table; Paimon's
+    // full-compaction.delta-commits counts the commits of one writer, and this writer is fresh
+    // every round, so it would never fire
+    full = full || producesChangelogByFullCompaction(compacting);
     String user = settings.commitUser();
     long identifier =
         compacting
@@ -57,7 +67,12 @@ public final class Compactor {
             .latestSnapshotOfUser(user)
             .map(snapshot -> snapshot.commitIdentifier() + 1)
             .orElse(1L);
-    List<BucketEntry> buckets = compacting.newSnapshotReader().bucketEntries();
+    // append-only tables (sources without a key) are bucket-unaware: Paimon compacts those through
+    // a dedicated coordinator, not per bucket; they only get expiry and orphan clean-up here
+    List<BucketEntry> buckets =
+        compacting.primaryKeys().isEmpty()
+            ? List.of()
+            : compacting.newSnapshotReader().bucketEntries();
     if (buckets.isEmpty()) {
       return new CompactionResult(identifier, OptionalLong.empty(), 0);
     }
@@ -82,6 +97,15 @@ public final class Compactor {
       throw new IllegalStateException(
           "Compacting table " + table.fullName() + " failed: " + e.getMessage(), e);
     }
+  }
+
+  private static boolean producesChangelogByFullCompaction(FileStoreTable table) {
+    return ChangelogProducer.FULL_COMPACTION
+        == ChangelogProducer.fromPaimonName(
+            table
+                .options()
+                .getOrDefault(
+                    CoreOptions.CHANGELOG_PRODUCER.key(), ChangelogProducer.NONE.paimonName()));
   }
 
   /** Expires old snapshots and cleans orphan files per the settings. */

@@ -4,7 +4,12 @@ package io.changelake.lsm.table;
 public enum ChangelogProducer {
   NONE("none"),
   INPUT("input"),
-  LOOKUP("lookup");
+  LOOKUP("lookup"),
+  /**
+   * The changelog is produced by full compactions only: the compactor compacts such tables fully
+   * every round, so changes between two rounds reach the changelog merged, once per round.
+   */
+  FULL_COMPACTION("full-compaction");
 
   private final String paimonName;
 
@@ -25,6 +30,6 @@ public enum ChangelogProducer {
       }
     }
     throw new IllegalArgumentException(
-        "Unknown changelog producer '" + name + "'; use none, input or lookup");
+        "Unknown changelog producer '" + name + "'; use none, input, lookup or full-compaction");
   }
 }

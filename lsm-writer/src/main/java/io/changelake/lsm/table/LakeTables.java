@@ -9,7 +9,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
 
-/** Creates and opens primary-key tables. */
+/** Creates and opens primary-key tables (and append-only tables for sources without a key). */
 public final class LakeTables {
   private LakeTables() {}
 
@@ -75,23 +75,28 @@ public final class LakeTables {
     return fileStoreTable.copyWithLatestSchema();
   }
 
-  /** The Paimon schema the spec describes; the spec's free options win over its typed fields. */
+  /**
+   * The Paimon schema the spec describes; the spec's free options win over its typed fields. A spec
+   * without primary key is an append-only table in Paimon's bucket-unaware mode (any number of
+   * writers append without conflicts): merge engine, changelog producer, sequence fields and bucket
+   * count do not apply to it.
+   */
   public static Schema toSchema(TableSpec spec) {
-    if (spec.primaryKeys().isEmpty()) {
-      throw new IllegalArgumentException(
-          "Table " + spec.identifier().getFullName() + " needs a primary key");
-    }
     Schema.Builder builder = Schema.newBuilder();
     for (DataField field : spec.rowType().getFields()) {
       builder.column(field.name(), field.type(), field.description());
     }
-    builder.primaryKey(spec.primaryKeys());
     builder.partitionKeys(spec.partitionKeys());
-    builder.option(CoreOptions.BUCKET.key(), Integer.toString(spec.buckets()));
-    builder.option(CoreOptions.MERGE_ENGINE.key(), spec.mergeEngine().paimonName());
-    builder.option(CoreOptions.CHANGELOG_PRODUCER.key(), spec.changelogProducer().paimonName());
-    if (!spec.sequenceFields().isEmpty()) {
-      builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", spec.sequenceFields()));
+    if (spec.primaryKeys().isEmpty()) {
+      builder.option(CoreOptions.BUCKET.key(), "-1");
+    } else {
+      builder.primaryKey(spec.primaryKeys());
+      builder.option(CoreOptions.BUCKET.key(), Integer.toString(spec.buckets()));
+      builder.option(CoreOptions.MERGE_ENGINE.key(), spec.mergeEngine().paimonName());
+      builder.option(CoreOptions.CHANGELOG_PRODUCER.key(), spec.changelogProducer().paimonName());
+      if (!spec.sequenceFields().isEmpty()) {
+        builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", spec.sequenceFields()));
+      }
     }
     for (Map.Entry<String, String> option : spec.options().entrySet()) {
       builder.option(option.getKey(), option.getValue());

@@ -6,11 +6,13 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.types.RowType;
 
 /**
- * Everything needed to create a primary-key table.
+ * Everything needed to create a primary-key table, or an append-only table when {@code primaryKeys}
+ * is empty (see {@link LakeTables#toSchema}).
  *
  * @param identifier database and table name
  * @param rowType columns in order, with their nullability
- * @param primaryKeys primary key columns (must include the partition keys)
+ * @param primaryKeys primary key columns (must include the partition keys); empty for an
+ *     append-only table
  * @param partitionKeys partition columns, possibly empty
  * @param buckets fixed bucket count ({@code -1}, Paimon's dynamic bucket mode, can be created but
  *     {@link io.changelake.lsm.write.WriterPool} writes fixed-bucket tables only)

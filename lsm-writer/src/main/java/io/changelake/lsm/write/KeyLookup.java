@@ -89,9 +89,9 @@ public final class KeyLookup {
     return Optional.ofNullable(found);
   }
 
-  /** A hash of the primary key of {@code row}, equal for rows with equal keys. */
-  int keyHash(InternalRow row) {
-    return keys.key(row).hashCode();
+  /** The primary key of {@code row}, copied (safe to keep), equal for rows with equal keys. */
+  BinaryRow key(InternalRow row) {
+    return keys.key(row);
   }
 
   /** The primary key of rows of one table, as comparable binary rows. */

@@ -7,14 +7,13 @@ import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.commit.WriterFencedException;
+import io.changelake.lsm.table.MergeEngine;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
@@ -66,10 +65,11 @@ final class PooledTableWriter implements TableWriter {
   // a truncate whose commit failed: retried, alone and first, by the next commit or truncate
   private ManifestCommittable pendingTruncate;
   private Map<SourcePartition, Long> pendingTruncateOffsets;
-  // lookups must see this writer's uncommitted rows: hashes of keys written since the last commit,
-  // tracked from the first lookup on (tables never looked up pay nothing)
-  private boolean trackingKeys;
-  private final Set<Integer> writtenKeyHashes = new HashSet<>();
+  // lookups must see this writer's uncommitted rows: the keys (and, for deduplicate tables, the
+  // newest versions) written since the last commit, tracked from the first lookup on (tables never
+  // looked up pay nothing); null until then
+  private BufferedVersions buffered;
+  private final long bufferedVersionsCapBytes;
   private KeyLookup lookup;
   private long lastUsedNanos = System.nanoTime();
   private RuntimeException failure;
@@ -84,8 +84,10 @@ final class PooledTableWriter implements TableWriter {
       String commitUser,
       IOManager ioManager,
       SharedMemoryPool memory,
-      CommitFence fence) {
+      CommitFence fence,
+      long bufferedVersionsCapBytes) {
     this.identifier = identifier;
+    this.bufferedVersionsCapBytes = bufferedVersionsCapBytes;
     this.commitUser = commitUser;
     this.ioManager = ioManager;
     this.memory = memory;
@@ -94,13 +96,16 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private void open(FileStoreTable latest) {
-    if (latest.bucketMode() != BucketMode.HASH_FIXED) {
+    boolean appendOnly =
+        latest.primaryKeys().isEmpty() && latest.bucketMode() == BucketMode.BUCKET_UNAWARE;
+    if (latest.bucketMode() != BucketMode.HASH_FIXED && !appendOnly) {
       throw new IllegalArgumentException(
           "Table "
               + identifier.getFullName()
               + " uses bucket mode "
               + latest.bucketMode()
-              + "; the writer supports fixed buckets only: create the table with 'bucket' >= 1");
+              + "; the writer supports fixed buckets (and bucket-unaware append-only tables) only:"
+              + " create the table with 'bucket' >= 1");
     }
     // ingest writers never compact: several tasks write the same buckets, and two compacting
     // writers fail each other's commits ("File deletion conflicts")
@@ -109,6 +114,10 @@ final class PooledTableWriter implements TableWriter {
     write.withMemoryPoolFactory(memory.registering(this));
     commit = table.newCommit(commitUser);
     lookup = null;
+    // kept versions have the old row type; callers commit before reopening, so nothing is lost
+    if (buffered != null) {
+      buffered = newBufferedVersions();
+    }
     // read before the user's newest: every snapshot of the user up to it is found below
     Long tableLatest = table.snapshotManager().latestSnapshotId();
     // identifiers must keep growing across restarts: a stale one is silently dropped as committed
@@ -137,8 +146,8 @@ final class PooledTableWriter implements TableWriter {
     try {
       write.write(row);
       rowsSinceCommit++;
-      if (trackingKeys) {
-        writtenKeyHashes.add(lookup().keyHash(row));
+      if (buffered != null) {
+        buffered.written(lookup().key(row), row);
       }
     } catch (Exception e) {
       throw fail("Writing a " + row.getRowKind().shortString() + " row", e);
@@ -172,7 +181,7 @@ final class PooledTableWriter implements TableWriter {
       pendingOffsets.add(Map.copyOf(offsets));
     }
     rowsSinceCommit = 0;
-    writtenKeyHashes.clear();
+    clearBuffered();
     if (pending.isEmpty()) {
       return new CommitResult(identifier, id, OptionalLong.empty(), rows);
     }
@@ -436,7 +445,7 @@ final class PooledTableWriter implements TableWriter {
     pending.clear();
     pendingOffsets.clear();
     rowsSinceCommit = 0;
-    writtenKeyHashes.clear();
+    clearBuffered();
     // the bucket writers remember the files they wrote; start afresh on the emptied table
     closeQuietlyForReopen();
     open(table);
@@ -531,15 +540,46 @@ final class PooledTableWriter implements TableWriter {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     KeyLookup keys = lookup();
-    boolean mayBeUncommitted =
-        trackingKeys
-            ? writtenKeyHashes.contains(keys.keyHash(keyRow))
-            : rowsSinceCommit > 0; // keys written before the first lookup are unknown
-    trackingKeys = true;
+    boolean mayBeUncommitted;
+    if (buffered == null) {
+      // keys written before the first lookup are unknown
+      mayBeUncommitted = rowsSinceCommit > 0;
+      buffered = newBufferedVersions();
+    } else {
+      BufferedVersions.Known known = buffered.find(keys.key(keyRow));
+      if (known instanceof BufferedVersions.Latest latest) {
+        // the version the next commit stores: no commit, no read (a hot key would otherwise
+        // cost a snapshot per record)
+        return latest.row();
+      }
+      mayBeUncommitted = known instanceof BufferedVersions.WrittenNotKept;
+    }
     if (mayBeUncommitted || !pending.isEmpty() || pendingTruncate != null) {
       commit(offsets);
     }
     return keys.find(keyRow);
+  }
+
+  private BufferedVersions newBufferedVersions() {
+    boolean deduplicate =
+        MergeEngine.DEDUPLICATE
+            == MergeEngine.fromPaimonName(
+                table
+                    .options()
+                    .getOrDefault(
+                        CoreOptions.MERGE_ENGINE.key(), MergeEngine.DEDUPLICATE.paimonName()));
+    return new BufferedVersions(table.rowType(), deduplicate, bufferedVersionsCapBytes);
+  }
+
+  private void clearBuffered() {
+    if (buffered != null) {
+      buffered.clear();
+    }
+  }
+
+  /** Bytes of row versions kept for lookups (on the heap, outside the shared write buffer). */
+  long bufferedVersionBytes() {
+    return buffered == null ? 0 : buffered.bytes();
   }
 
   private KeyLookup lookup() {

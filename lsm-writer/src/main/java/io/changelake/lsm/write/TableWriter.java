@@ -79,14 +79,18 @@ public interface TableWriter {
    * type; only its primary-key fields are read), merged as the table's merge engine merges it, or
    * empty when there is none (never written, or deleted).
    *
-   * <p>Exact also for this writer's own uncommitted rows: when the key was written since the last
-   * commit (or rows were written before the writer's first lookup, when keys were not tracked yet),
-   * the writer first commits with {@code offsets}, exactly like {@link #commit}, then reads. Pass
-   * the offsets {@link #commit} would get at this point. Rows other writers have not committed yet
-   * are not seen.
+   * <p>Exact also for this writer's own uncommitted rows. For a deduplicate table the newest
+   * version this writer wrote of the key since the last commit is the answer, taken from the
+   * writer's memory without a commit or a read (an update of a key just written, e.g. a hot row
+   * with a TOASTed column, costs no snapshot); those versions are bounded by a quarter of the
+   * pool's memory budget and counted in {@link WriterPool#bufferedBytes()}. Otherwise, when the key
+   * was written since the last commit (or rows were written before the writer's first lookup, when
+   * keys were not tracked yet), the writer first commits with {@code offsets}, exactly like {@link
+   * #commit}, then reads. Pass the offsets {@link #commit} would get at this point. Rows other
+   * writers have not committed yet are not seen.
    *
    * <p>Cost: see {@link KeyLookup} (one scan plan and a read of the key's bucket per call), plus a
-   * commit when the key was just written.
+   * commit when the key was written and its version is not kept.
    */
   Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets);
 

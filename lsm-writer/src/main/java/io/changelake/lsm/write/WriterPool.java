@@ -69,7 +69,9 @@ public final class WriterPool implements AutoCloseable {
               settings.commitUser(),
               ioManager,
               memory,
-              fence);
+              fence,
+              // versions kept for lookups live on the heap next to the shared buffer: bound them
+              memory.totalBufferSize() / 4);
       writers.put(table, writer);
     }
     return writer;
@@ -118,9 +120,16 @@ public final class WriterPool implements AutoCloseable {
     return List.copyOf(writers.keySet());
   }
 
-  /** Bytes currently buffered across all tables, for size-triggered commits. */
+  /**
+   * Bytes currently buffered across all tables, for size-triggered commits: the shared write buffer
+   * and the row versions writers keep so lookups of keys they just wrote need no commit.
+   */
   public synchronized long bufferedBytes() {
-    return memory.usedBufferSize();
+    long kept = 0;
+    for (PooledTableWriter writer : writers.values()) {
+      kept += writer.bufferedVersionBytes();
+    }
+    return memory.usedBufferSize() + kept;
   }
 
   /** The shared budget, in bytes (a whole number of pages). */

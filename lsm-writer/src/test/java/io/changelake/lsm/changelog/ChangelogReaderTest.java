@@ -284,6 +284,33 @@ class ChangelogReaderTest {
   }
 
   @Test
+  void fullCompactionChangelogCarriesBeforeImagesOnceTheCompactorRan() {
+    FileStoreTable table = create("accounts", 2, ChangelogProducer.FULL_COMPACTION);
+    Compactor compactor =
+        new Compactor(CompactionSettings.defaults("compactor"), dir.resolve("compactor-spill"));
+    commit("accounts", insert(1, "ann", 1L), insert(2, "bob", 2L), insert(3, "cy", 3L));
+    // asked for a normal round: a full-compaction table is compacted fully anyway, since only a
+    // full compaction produces its changelog
+    compactor.compact(table(table.name()), false);
+    commit("accounts", update(1, "ann-2", 5L), delete(2, null, null), update(1, "ann-3", 6L));
+    commit("accounts", insert(4, "dee", 4L));
+    compactor.compact(table(table.name()), false);
+
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 100)) {
+      // changes between two full compactions are merged: ann-2 never reaches the changelog
+      assertThat(drain(reader))
+          .containsExactlyInAnyOrder(
+              "+I - -> [1, ann, 1]",
+              "+I - -> [2, bob, 2]",
+              "+I - -> [3, cy, 3]",
+              "+U [1, ann, 1] -> [1, ann-3, 6]",
+              "-D [2, bob, 2] -> -",
+              "+I - -> [4, dee, 4]");
+    }
+  }
+
+  @Test
   void fullStateComesFirstThenTheChangesAfterIt() {
     FileStoreTable table = create("items", 2, ChangelogProducer.INPUT);
     commit("items", insert(1, "a", 1L), insert(2, "b", 2L));

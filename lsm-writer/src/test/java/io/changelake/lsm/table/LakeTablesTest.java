@@ -171,22 +171,38 @@ class LakeTablesTest {
   }
 
   @Test
-  void aSpecPaimonRejectsNamesTheTable() {
+  void aSpecWithoutPrimaryKeyCreatesAnAppendOnlyTableEveryWriterCanAppendTo() {
     TableSpec noKey =
         new TableSpec(
             Identifier.create("db", "nokey"),
             TestTables.ID_NAME_AMOUNT,
             List.of(),
             List.of(),
-            1,
+            4,
             MergeEngine.DEDUPLICATE,
-            ChangelogProducer.NONE,
-            List.of(),
+            ChangelogProducer.LOOKUP,
+            List.of("amount"),
             Map.of());
-    assertThatThrownBy(() -> LakeTables.createOrOpen(catalog, noKey))
-        .hasMessageContaining("db.nokey")
-        .hasMessageContaining("primary key");
+    FileStoreTable table = LakeTables.createOrOpen(catalog, noKey);
+    assertThat(table.primaryKeys()).isEmpty();
+    assertThat(table.bucketMode()).isEqualTo(org.apache.paimon.table.BucketMode.BUCKET_UNAWARE);
+    assertThat(table.options()).doesNotContainKeys("merge-engine", "sequence.field");
 
+    try (WriterPool pool = TestTables.smallPool(catalog, dir, "sink-0");
+        WriterPool other = TestTables.smallPool(catalog, dir, "sink-1")) {
+      SourcePartition partition = new SourcePartition("t", 0);
+      pool.writer(noKey.identifier()).write(insert(1, "a", 1L));
+      other.writer(noKey.identifier()).write(insert(1, "a", 1L));
+      pool.writer(noKey.identifier()).commit(Map.of(partition, 1L));
+      other.writer(noKey.identifier()).commit(Map.of(partition, 2L));
+    }
+    // no key, no merging: both rows stay
+    assertThat(LakeRows.read(LakeTables.open(catalog, noKey.identifier())))
+        .containsExactly(List.of(1, "a", 1L), List.of(1, "a", 1L));
+  }
+
+  @Test
+  void aSpecPaimonRejectsNamesTheTable() {
     TableSpec badSequence =
         new TableSpec(
             Identifier.create("db", "badseq"),
