@@ -20,6 +20,7 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DecimalType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.MultisetType;
@@ -59,12 +60,69 @@ public final class ConnectMapping {
       builder.name(name);
     }
     for (DataField field : fields) {
-      builder.field(field.name(), schemaOf(field.type()));
+      builder.field(field.name(), schemaOf(field));
     }
     if (optional) {
       builder.optional();
     }
     return builder.build();
+  }
+
+  /**
+   * The Connect schema of a column: the Debezium semantic type stored with it ({@link
+   * SemanticTypes}, e.g. {@code io.debezium.data.Uuid} for a STRING column), else that of its type.
+   */
+  public static Schema schemaOf(DataField field) {
+    SchemaBuilder semantic =
+        SemanticTypes.of(field).map(n -> semanticBuilder(n, field.type())).orElse(null);
+    if (semantic == null) {
+      return schemaOf(field.type());
+    }
+    if (field.type().isNullable()) {
+      semantic.optional();
+    }
+    return semantic.build();
+  }
+
+  /** The schema of a semantic type, or null when the column's type cannot carry it. */
+  private static SchemaBuilder semanticBuilder(String name, DataType type) {
+    boolean string =
+        type.getTypeRoot() == DataTypeRoot.VARCHAR || type.getTypeRoot() == DataTypeRoot.CHAR;
+    if (SemanticTypes.STRINGS.contains(name) && string) {
+      return SchemaBuilder.string().name(name);
+    }
+    if (name.equals(DebeziumTypes.MICRO_TIME) && string) {
+      return SchemaBuilder.int64().name(name);
+    }
+    return null;
+  }
+
+  /**
+   * Converts a column's internal value to the value {@link #schemaOf(DataField)} describes: a
+   * microsecond time kept as {@code [-]HH:mm:ss.ffffff} becomes Debezium's microseconds again.
+   */
+  public static Object valueOf(DataField field, Schema schema, Object value) {
+    if (value != null
+        && DebeziumTypes.MICRO_TIME.equals(schema.name())
+        && schema.type() == Schema.Type.INT64) {
+      return microsOfTime(value.toString());
+    }
+    return valueOf(field.type(), schema, value);
+  }
+
+  /** Microseconds of a time the sink wrote as {@code [-]HH:mm:ss.ffffff} (hours may pass 24). */
+  static long microsOfTime(String text) {
+    boolean negative = text.startsWith("-");
+    String[] parts = (negative ? text.substring(1) : text).split("[:.]");
+    if (parts.length != 4 || parts[3].length() != 6) {
+      throw new DataException(
+          "'" + text + "' is not a time as [-]HH:mm:ss.ffffff (io.debezium.time.MicroTime)");
+    }
+    long micros =
+        ((Long.parseLong(parts[0]) * 60 + Long.parseLong(parts[1])) * 60 + Long.parseLong(parts[2]))
+                * 1_000_000L
+            + Long.parseLong(parts[3]);
+    return negative ? -micros : micros;
   }
 
   private static SchemaBuilder builderOf(DataType type) {
@@ -106,7 +164,7 @@ public final class ConnectMapping {
       case ROW -> {
         SchemaBuilder struct = SchemaBuilder.struct();
         for (DataField field : ((RowType) type).getFields()) {
-          struct.field(field.name(), schemaOf(field.type()));
+          struct.field(field.name(), schemaOf(field));
         }
         yield struct;
       }
@@ -180,8 +238,7 @@ public final class ConnectMapping {
         for (int i = 0; i < rowType.getFieldCount(); i++) {
           DataField field = rowType.getFields().get(i);
           Object fieldValue = InternalRow.createFieldGetter(field.type(), i).getFieldOrNull(row);
-          struct.put(
-              field.name(), valueOf(field.type(), schema.field(field.name()).schema(), fieldValue));
+          struct.put(field.name(), valueOf(field, schema.field(field.name()).schema(), fieldValue));
         }
         yield struct;
       }

@@ -55,7 +55,12 @@ public final class TypeMapping {
     }
     List<DataField> fields = new ArrayList<>();
     for (Field field : structSchema.fields()) {
-      fields.add(new DataField(field.index(), field.name(), toPaimon(field.schema())));
+      fields.add(
+          new DataField(
+              field.index(),
+              field.name(),
+              toPaimon(field.schema()),
+              SemanticTypes.description(field.schema())));
     }
     return new RowType(structSchema.isOptional(), fields);
   }

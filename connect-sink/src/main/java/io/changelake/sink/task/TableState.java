@@ -37,7 +37,7 @@ final class TableState {
   private Map<SourcePartition, Long> contained;
 
   // commit users of the connector's tasks, whose snapshots record offsets
-  private final String offsetUserPrefix;
+  private final CommitUsers users;
 
   /** Rows were written since the last commit. */
   boolean dirty;
@@ -47,9 +47,9 @@ final class TableState {
       TableSettings settings,
       WriterPool pool,
       TableMetrics metrics,
-      String offsetUserPrefix) {
+      CommitUsers users) {
     this.id = id;
-    this.offsetUserPrefix = offsetUserPrefix;
+    this.users = users;
     this.settings = settings;
     this.pool = pool;
     this.metrics = metrics;
@@ -107,7 +107,7 @@ final class TableState {
   /** True when the table's snapshots say it already holds the record at {@code offset}. */
   boolean contains(SourcePartition partition, long offset) {
     if (contained == null) {
-      contained = new HashMap<>(CommittedOffsets.read(writer().table(), offsetUserPrefix));
+      contained = new HashMap<>(CommittedOffsets.read(writer().table(), users::isTask));
     }
     Long next = contained.get(partition);
     return next != null && offset < next;

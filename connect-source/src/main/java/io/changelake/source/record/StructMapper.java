@@ -64,7 +64,7 @@ final class StructMapper {
       Object value = column.getter().getFieldOrNull(row);
       Field target = column.connectField();
       // by Field, not by name: no lookup per value
-      struct.put(target, ConnectMapping.valueOf(column.field().type(), target.schema(), value));
+      struct.put(target, ConnectMapping.valueOf(column.field(), target.schema(), value));
     }
     return struct;
   }

@@ -1,6 +1,7 @@
 package io.changelake.schema.evolution;
 
 import io.changelake.schema.FieldMapping;
+import io.changelake.schema.SemanticTypes;
 import io.changelake.schema.TypeMapping;
 import io.changelake.schema.TypeRules;
 import java.util.ArrayList;
@@ -149,7 +150,9 @@ public final class EvolutionPlanner {
       SchemaChangeBehavior behavior = required ? policy.addRequiredColumn() : policy.addColumn();
       switch (behavior) {
         case APPLY -> {
-          steps.add(new SchemaChangeStep.AddColumn(field.name(), type));
+          steps.add(
+              new SchemaChangeStep.AddColumn(
+                  field.name(), type, SemanticTypes.description(field.schema())));
           columnByField.put(field.name(), field.name());
         }
         case IGNORE -> drop(field.name(), "is unknown to the table", key, behavior);

@@ -23,15 +23,24 @@ public sealed interface SchemaChangeStep {
   /** True when {@code current} already reflects this step (for idempotent application). */
   boolean isSatisfiedBy(RowType current);
 
-  /** A new nullable column at the end of the table. */
-  record AddColumn(String column, DataType type) implements SchemaChangeStep {
+  /**
+   * A new nullable column at the end of the table.
+   *
+   * @param description the column's Paimon description: its semantic type ({@link
+   *     io.changelake.schema.SemanticTypes}), or null
+   */
+  record AddColumn(String column, DataType type, String description) implements SchemaChangeStep {
     public AddColumn {
       type = type.copy(true);
     }
 
+    public AddColumn(String column, DataType type) {
+      this(column, type, null);
+    }
+
     @Override
     public List<SchemaChange> toSchemaChanges() {
-      return List.of(SchemaChange.addColumn(column, type));
+      return List.of(SchemaChange.addColumn(column, type, description));
     }
 
     @Override
