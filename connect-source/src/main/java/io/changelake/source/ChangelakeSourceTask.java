@@ -85,7 +85,7 @@ public final class ChangelakeSourceTask extends SourceTask {
             config.recordFormat(),
             config.flatOpField(),
             config.tombstonesOnDelete());
-    String consumerPrefix = config.consumerIdPrefix(connectorName);
+    String consumerPrefix = config.consumerIdBase(connectorName);
     for (TableAssignment assignment : TableAssignment.decode(props.get(TASK_TABLES))) {
       FileStoreTable table;
       try {
