@@ -4,7 +4,11 @@ import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.source.record.RecordFormat;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -305,10 +309,13 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             },
             () -> "[A-Za-z0-9_.-]+, default: the connector name"),
         Importance.LOW,
-        "Prefix of the Paimon consumer ids the tasks register, so that Paimon keeps the snapshots"
-            + " they have not published yet. Defaults to the connector name. Consumers of a"
-            + " deleted connector keep pinning snapshots until Paimon's consumer.expiration-time"
-            + " passes.",
+        "Base of the Paimon consumer ids the tasks register, so that Paimon keeps the snapshots"
+            + " they have not published yet; a task reading some buckets of a table appends them"
+            + " ('-buckets-0_2'). Defaults to the connector name (characters other than these"
+            + " replaced by '_') plus '-' and 8 hex digits of a hash of the exact name. Ids are"
+            + " matched exactly, never by prefix. Consumers of a deleted connector keep pinning"
+            + " snapshots until the table's consumer.expiration-time passes (7 days on tables the"
+            + " Changelake sink creates).",
         GROUP_READ,
         ++order,
         Width.MEDIUM,
@@ -558,10 +565,28 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
     return Duration.ofMillis(getLong(TRANSACTION_MAX_DURATION_MS));
   }
 
-  /** Prefix of Paimon consumer ids; the connector name unless set. */
-  public String consumerIdPrefix(String connectorName) {
+  /**
+   * The base of the Paimon consumer ids of the connector's readers ({@code consumer.id} as set), by
+   * default the connector name with characters Paimon cannot take replaced, plus a short hash of
+   * the exact name: {@code a b} and {@code a_b} get different ids. Readers append their bucket set,
+   * and ids are matched exactly, so connector {@code orders} never touches {@code orders-eu}'s.
+   */
+  public String consumerIdBase(String connectorName) {
     return Optional.ofNullable(getString(CONSUMER_ID))
-        .orElse(connectorName.replaceAll("[^A-Za-z0-9_.-]", "_"));
+        .orElseGet(() -> defaultConsumerId(connectorName));
+  }
+
+  static String defaultConsumerId(String connectorName) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(connectorName.getBytes(StandardCharsets.UTF_8));
+      return connectorName.replaceAll("[^A-Za-z0-9_.-]", "_")
+          + "-"
+          + HexFormat.of().formatHex(digest, 0, 4);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
   }
 
   public String topicNameFormat() {

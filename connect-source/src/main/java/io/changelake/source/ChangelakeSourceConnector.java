@@ -183,7 +183,7 @@ public final class ChangelakeSourceConnector extends SourceConnector {
     }
     ChangelakeSourceConfig config = new ChangelakeSourceConfig(connectorConfig);
     String consumerPrefix =
-        config.consumerIdPrefix(connectorConfig.getOrDefault("name", "changelake-source"));
+        config.consumerIdBase(connectorConfig.getOrDefault("name", "changelake-source"));
     try (Catalog offsetsCatalog = LakeCatalogs.open(connectorConfig)) {
       for (TableAssignment assignment : moved) {
         try {

@@ -6,6 +6,7 @@ import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.source.assign.TableAssignment;
+import io.changelake.source.metrics.SourceMetrics;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ public final class ChangelakeSourceTask extends SourceTask {
   private TablePublisher unfinished;
 
   private OutageTracker outages;
-  private OutageMetrics outageMetrics;
+  private SourceMetrics metrics;
   // after a transient failure, the next read waits until then (System.nanoTime)
   private long retryAtNanos;
   private boolean retryPending;
@@ -75,7 +76,8 @@ public final class ChangelakeSourceTask extends SourceTask {
         new SnapshotTransactions(
             context.transactionContext(), config.transactionMaxDuration(), System::nanoTime);
     outages = new OutageTracker("Source task of " + connectorName, config.retrySettings());
-    outageMetrics = OutageMetrics.register(context, outages);
+    metrics = SourceMetrics.of(context);
+    metrics.outages(outages);
     catalog = LakeCatalogs.open(props);
     ChangeRecords.Settings settings =
         new ChangeRecords.Settings(
@@ -83,7 +85,7 @@ public final class ChangelakeSourceTask extends SourceTask {
             config.recordFormat(),
             config.flatOpField(),
             config.tombstonesOnDelete());
-    String consumerPrefix = config.consumerIdPrefix(connectorName);
+    String consumerPrefix = config.consumerIdBase(connectorName);
     for (TableAssignment assignment : TableAssignment.decode(props.get(TASK_TABLES))) {
       FileStoreTable table;
       try {
@@ -106,7 +108,8 @@ public final class ChangelakeSourceTask extends SourceTask {
               consumerPrefix,
               config.startPosition(),
               restored,
-              config.batchSize());
+              config.batchSize(),
+              metrics.table(TableNames.format(assignment.table())));
       publishers.add(publisher);
       publishersByPartition.put(partition, publisher);
       LOG.info(
@@ -284,8 +287,8 @@ public final class ChangelakeSourceTask extends SourceTask {
         }
       }
       publishers.clear();
-      if (outageMetrics != null) {
-        outageMetrics.close();
+      if (metrics != null) {
+        metrics.close();
       }
       try {
         if (catalog != null) {

@@ -8,6 +8,7 @@ import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.source.assign.TableAssignment;
+import io.changelake.source.metrics.SourceTableMetrics;
 import io.changelake.source.offset.AcknowledgedPositions;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
@@ -36,6 +37,9 @@ final class TablePublisher implements AutoCloseable {
   private final int batchSize;
   private final String connectorName;
   private final FileStoreTable table;
+  private final SourceTableMetrics metrics;
+  // whether the snapshot being published has produced records so far
+  private boolean snapshotHasRecords;
   // null after a failure: the next poll opens a new one just after the last change returned
   private ChangelogReader reader;
   private final StartPosition start;
@@ -58,8 +62,10 @@ final class TablePublisher implements AutoCloseable {
       String consumerId,
       StartPosition start,
       Optional<ReaderPosition> restored,
-      int batchSize) {
+      int batchSize,
+      SourceTableMetrics metrics) {
     this.assignment = assignment;
+    this.metrics = metrics;
     this.partition = SourceOffsets.partition(assignment);
     this.records = records;
     this.connectorName = connectorName;
@@ -102,7 +108,14 @@ final class TablePublisher implements AutoCloseable {
       reader = open(start, resumeFrom);
     }
     try {
-      return reader.poll();
+      Optional<ChangeBatch> batch = reader.poll();
+      if (batch.isEmpty()) {
+        metrics.position(
+            reader.position().snapshotId(), table.snapshotManager().latestSnapshotId());
+      } else if (batch.get().endOfSnapshot()) {
+        metrics.position(batch.get().snapshotId() + 1, table.snapshotManager().latestSnapshotId());
+      }
+      return batch;
     } catch (PositionExpiredException e) {
       throw new ConnectException(expiredMessage(e), e);
     } catch (UnreadableSnapshotException e) {
@@ -174,6 +187,12 @@ final class TablePublisher implements AutoCloseable {
       resumeFrom = Optional.of(changes.get(changes.size() - 1).position());
     } else if (batch.truncates()) {
       resumeFrom = Optional.of(batch.truncatePosition());
+    }
+    metrics.recordsOut(out.size());
+    snapshotHasRecords |= !out.isEmpty();
+    if (batch.endOfSnapshot()) {
+      metrics.snapshotDone(batch.snapshotId(), snapshotHasRecords);
+      snapshotHasRecords = false;
     }
     return out;
   }

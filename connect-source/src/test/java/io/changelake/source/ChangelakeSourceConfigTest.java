@@ -34,7 +34,16 @@ class ChangelakeSourceConfigTest {
     assertThat(config.topicNameFormat()).isEqualTo("${database}.${table}");
     assertThat(config.tombstonesOnDelete()).isTrue();
     assertThat(config.batchSize()).isEqualTo(2048);
-    assertThat(config.consumerIdPrefix("my connector")).isEqualTo("my_connector");
+    // sanitized names that collide get different ids: the hash is of the exact name
+    assertThat(config.consumerIdBase("my connector")).matches("my_connector-[0-9a-f]{8}");
+    assertThat(config.consumerIdBase("my_connector")).matches("my_connector-[0-9a-f]{8}");
+    assertThat(config.consumerIdBase("my connector"))
+        .isNotEqualTo(config.consumerIdBase("my_connector"))
+        .isEqualTo(config.consumerIdBase("my connector"));
+    assertThat(
+            new ChangelakeSourceConfig(props("tables", "shop.orders", "consumer.id", "mine"))
+                .consumerIdBase("my connector"))
+        .isEqualTo("mine");
     assertThat(config.tableSelector().selects(Identifier.create("shop", "orders"))).isTrue();
     assertThat(config.tableSelector().selects(Identifier.create("shop", "other"))).isFalse();
   }

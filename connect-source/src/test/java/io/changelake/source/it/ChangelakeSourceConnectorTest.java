@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.changelake.source.it.ConnectFixture.Event;
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest;
 import org.apache.paimon.catalog.Identifier;
@@ -88,6 +91,49 @@ class ChangelakeSourceConnectorTest {
     assertThat(only(changes, 6).op()).isEqualTo("c");
     assertKeysStayInOnePartition(all);
     assertThat(ChangeReplay.replay(all, COLUMNS)).isEqualTo(lake.rows(orders));
+  }
+
+  @Test
+  void metricsPerTableShowWhatWasPublishedAndThatNothingIsBehind() throws Exception {
+    Identifier table = lake.createTable("metrics_db", "t", 2, "input");
+    lake.commit(table, upsert(1, "a", 1), upsert(2, "b", 2), upsert(3, "c", 3));
+    kafka.startConnector("metrics", config("tables", "metrics_db.t"));
+    kafka.awaitEvents("metrics_db.t", 3);
+    lake.commit(table, upsert(1, "a", 10));
+    lake.commit(table, delete(2, "b", 2));
+    kafka.awaitEvents("metrics_db.t", 3 + 1 + 2); // the delete is followed by its tombstone
+    long latest = lake.table(table).snapshotManager().latestSnapshotId();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(tableMetric("metrics", "metrics_db.t", "table-records-out-total"))
+                  .isEqualTo(6);
+              // the full state, then one transaction per later snapshot
+              assertThat(tableMetric("metrics", "metrics_db.t", "table-transactions-total"))
+                  .isEqualTo(3);
+              assertThat(tableMetric("metrics", "metrics_db.t", "table-last-snapshot-id"))
+                  .isEqualTo(latest);
+              assertThat(tableMetric("metrics", "metrics_db.t", "table-snapshots-behind")).isZero();
+              assertThat(
+                      tableMetric("metrics", "metrics_db.t", "table-time-since-last-snapshot-ms"))
+                  .isNotNegative();
+            });
+    kafka.connect.deleteConnector("metrics");
+  }
+
+  /** A table metric of the connector's task as the worker publishes it in JMX. */
+  private static long tableMetric(String connector, String table, String metric) throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    for (ObjectName name :
+        server.queryNames(
+            new ObjectName("kafka.connect:type=plugins,connector=" + connector + ",*"), null)) {
+      if (table.equals(name.getKeyProperty("table"))) {
+        return ((Number) server.getAttribute(name, metric)).longValue();
+      }
+    }
+    throw new AssertionError("no metrics of table " + table + " of connector " + connector);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.changelake.lsm.changelog;
 
 import io.changelake.lsm.commit.TruncateMarker;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -11,6 +12,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
@@ -64,6 +66,16 @@ public final class ChangelogReader implements AutoCloseable {
           .thenComparing(ReaderPosition::fullState)
           .thenComparingLong(ReaderPosition::rowOffset);
 
+  private static final String BUCKETS_SUFFIX = "-buckets-";
+  private static final Pattern BUCKET_LIST = Pattern.compile("\\d+(_\\d+)*");
+
+  /**
+   * A consumer file whose snapshot did not move is rewritten this often, so that Paimon's {@code
+   * consumer.expiration-time} (measured from the file's last modification) only removes consumers
+   * of readers that are gone, never of an idle one that runs.
+   */
+  private static final long CONSUMER_REFRESH_MS = Duration.ofMinutes(10).toMillis();
+
   private final FileStoreTable table;
   private final String consumerId;
   private final int maxBatchSize;
@@ -92,10 +104,12 @@ public final class ChangelogReader implements AutoCloseable {
   private ReaderPosition lastEmitted;
   private ReaderPosition lastCheckpointed;
   private long consumerSnapshot = -1;
+  private long consumerWrittenAt;
 
   /**
    * @param table the table
-   * @param consumerId Paimon consumer id (stable per connector and table)
+   * @param consumerId Paimon consumer id base (stable per connector); the bucket set is appended
+   *     ({@link #consumerIdFor})
    * @param buckets the buckets this reader owns; empty for all
    * @param start where to start when {@code restored} is empty
    * @param restored a checkpoint to resume from
@@ -156,21 +170,59 @@ public final class ChangelogReader implements AutoCloseable {
       return consumerId;
     }
     return consumerId
-        + "-buckets-"
+        + BUCKETS_SUFFIX
         + new TreeSet<>(buckets).stream().map(String::valueOf).collect(Collectors.joining("_"));
   }
 
   /**
-   * Removes the Paimon consumers whose id starts with {@code consumerIdPrefix}, so they no longer
-   * hold back snapshot expiry (for a deleted connector, or bucket sets no reader uses any more).
+   * The consumers readers registered on {@code table} under exactly {@code consumerId} (the base
+   * given to {@link #consumerIdFor}): ids that only start with it, such as another connector's
+   * {@code <consumerId>-eu}, are not among them.
    */
-  public static void dropConsumers(FileStoreTable table, String consumerIdPrefix) {
+  public static List<RegisteredConsumer> consumers(FileStoreTable table, String consumerId) {
     ConsumerManager manager =
         new ConsumerManager(table.fileIO(), table.location(), table.snapshotManager().branch());
+    List<RegisteredConsumer> found = new ArrayList<>();
     for (String id : manager.listAllIds()) {
-      if (id.startsWith(consumerIdPrefix)) {
-        manager.deleteConsumer(id);
+      Optional<Set<Integer>> buckets = bucketsOf(consumerId, id);
+      if (buckets.isPresent()) {
+        manager
+            .consumer(id)
+            .ifPresent(c -> found.add(new RegisteredConsumer(id, buckets.get(), c.nextSnapshot())));
       }
+    }
+    return found;
+  }
+
+  /** The bucket set encoded in {@code id} when it is a consumer id under {@code consumerId}. */
+  static Optional<Set<Integer>> bucketsOf(String consumerId, String id) {
+    if (id.equals(consumerId)) {
+      return Optional.of(Set.of());
+    }
+    String prefix = consumerId + BUCKETS_SUFFIX;
+    if (!id.startsWith(prefix) || !BUCKET_LIST.matcher(id.substring(prefix.length())).matches()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        Arrays.stream(id.substring(prefix.length()).split("_"))
+            .map(Integer::valueOf)
+            .collect(Collectors.toSet()));
+  }
+
+  /** Removes one Paimon consumer, so it no longer holds back snapshot expiry. */
+  public static void dropConsumer(FileStoreTable table, String id) {
+    new ConsumerManager(table.fileIO(), table.location(), table.snapshotManager().branch())
+        .deleteConsumer(id);
+  }
+
+  /**
+   * Removes every consumer registered under exactly {@code consumerId}, whatever its bucket set (a
+   * deleted connector's, or one whose offsets were moved), so they no longer hold back snapshot
+   * expiry.
+   */
+  public static void dropConsumers(FileStoreTable table, String consumerId) {
+    for (RegisteredConsumer consumer : consumers(table, consumerId)) {
+      dropConsumer(table, consumer.id());
     }
   }
 
@@ -334,9 +386,11 @@ public final class ChangelogReader implements AutoCloseable {
   }
 
   private void protect(long snapshotId) {
-    if (snapshotId != consumerSnapshot) {
+    long now = System.currentTimeMillis();
+    if (snapshotId != consumerSnapshot || now - consumerWrittenAt >= CONSUMER_REFRESH_MS) {
       consumers.resetConsumer(consumerId, new Consumer(snapshotId));
       consumerSnapshot = snapshotId;
+      consumerWrittenAt = now;
     }
   }
 

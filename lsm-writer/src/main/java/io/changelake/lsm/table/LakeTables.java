@@ -76,6 +76,13 @@ public final class LakeTables {
   }
 
   /**
+   * How long a Paimon consumer (a changelog reader's mark of the snapshots it still needs) outlives
+   * its last update on tables created here, unless the spec's options set {@code
+   * consumer.expiration-time}. Readers that run refresh theirs far more often.
+   */
+  public static final String DEFAULT_CONSUMER_EXPIRATION = "7 d";
+
+  /**
    * The Paimon schema the spec describes; the spec's free options win over its typed fields. A spec
    * without primary key is an append-only table in Paimon's bucket-unaware mode (any number of
    * writers append without conflicts): merge engine, changelog producer, sequence fields and bucket
@@ -98,6 +105,9 @@ public final class LakeTables {
         builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", spec.sequenceFields()));
       }
     }
+    // a changelog reader that is gone for good (a deleted source connector, an old bucket set)
+    // would otherwise keep every snapshot from its position on forever
+    builder.option(CoreOptions.CONSUMER_EXPIRATION_TIME.key(), DEFAULT_CONSUMER_EXPIRATION);
     for (Map.Entry<String, String> option : spec.options().entrySet()) {
       builder.option(option.getKey(), option.getValue());
     }

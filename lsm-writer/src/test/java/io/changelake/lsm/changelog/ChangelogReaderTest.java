@@ -6,6 +6,7 @@ import static io.changelake.lsm.testing.LakeRows.row;
 import static io.changelake.lsm.testing.LakeRows.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.compact.CompactionSettings;
@@ -456,6 +457,55 @@ class ChangelogReaderTest {
   }
 
   @Test
+  void consumersAreMatchedByTheirExactIdNotByPrefix() {
+    FileStoreTable table = create("hygiene", 2, ChangelogProducer.INPUT);
+    commit("hygiene", insert(1, "a", 1L));
+    for (String base : List.of("orders", "orders-eu", "orders-buckets-x")) {
+      new ChangelogReader(table, base, Set.of(), new StartPosition.Latest(), Optional.empty(), 10)
+          .close();
+    }
+    new ChangelogReader(
+            table, "orders", Set.of(1), new StartPosition.Latest(), Optional.empty(), 10)
+        .close();
+
+    assertThat(ChangelogReader.consumers(table("hygiene"), "orders"))
+        .extracting(RegisteredConsumer::id, RegisteredConsumer::buckets)
+        .containsExactlyInAnyOrder(tuple("orders", Set.of()), tuple("orders-buckets-1", Set.of(1)));
+    ChangelogReader.dropConsumers(table("hygiene"), "orders");
+    assertThat(table("hygiene").consumerManager().listAllIds())
+        .containsExactlyInAnyOrder("orders-eu", "orders-buckets-x");
+  }
+
+  @Test
+  void anAbandonedConsumerStopsPinningSnapshotsAfterTheConsumerExpirationTime() {
+    FileStoreTable table =
+        LakeTables.createOrOpen(
+            catalog,
+            TestTables.spec(
+                "cdc",
+                "abandoned",
+                1,
+                ChangelogProducer.INPUT,
+                Map.of("consumer.expiration-time", "1 ms")));
+    commit("abandoned", insert(1, "a", 1L));
+    // a reader that registers its consumer at snapshot 1 and is never heard of again
+    new ChangelogReader(
+            table, "gone", Set.of(), new StartPosition.FromSnapshot(1), Optional.empty(), 10)
+        .close();
+    assertThat(table("abandoned").consumerManager().listAllIds()).containsExactly("gone");
+    for (int i = 2; i <= 6; i++) {
+      commit("abandoned", insert(i, "x", (long) i));
+    }
+    new Compactor(
+            new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
+            dir.resolve("c"))
+        .maintain(table("abandoned"));
+
+    assertThat(table("abandoned").consumerManager().listAllIds()).isEmpty();
+    assertThat(table("abandoned").snapshotManager().earliestSnapshotId()).isGreaterThan(1L);
+  }
+
+  @Test
   void theConsumerKeepsNeededSnapshotsFromExpiring() {
     FileStoreTable table = create("kept", 1, ChangelogProducer.INPUT);
     commit("kept", insert(1, "a", 1L));
@@ -515,11 +565,11 @@ class ChangelogReaderTest {
         reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 10)) {
       reader.poll().orElseThrow();
       // someone removed the reader's consumer (or it expired) and snapshots went away
-      ChangelogReader.dropConsumers(table("behind"), "source-");
+      ChangelogReader.dropConsumers(table("behind"), "source-behind");
       for (int i = 2; i <= 5; i++) {
         commit("behind", insert(i, "x", (long) i));
       }
-      ChangelogReader.dropConsumers(table("behind"), "source-");
+      ChangelogReader.dropConsumers(table("behind"), "source-behind");
       new Compactor(
               new CompactionSettings("compactor", 1, 1, Duration.ZERO, Duration.ofDays(1)),
               dir.resolve("c"))

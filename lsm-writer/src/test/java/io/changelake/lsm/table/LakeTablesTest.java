@@ -80,7 +80,8 @@ class LakeTablesTest {
         .containsEntry("changelog-producer", "lookup")
         .containsEntry("sequence.field", "_changelake_lsn,_changelake_offset")
         .containsEntry("partial-update.remove-record-on-delete", "true")
-        .containsEntry("file.format", "orc");
+        .containsEntry("file.format", "orc")
+        .containsEntry("consumer.expiration-time", "7 d");
     assertThat(table.coreOptions().mergeEngine()).isEqualTo(CoreOptions.MergeEngine.PARTIAL_UPDATE);
   }
 
@@ -116,6 +117,19 @@ class LakeTablesTest {
         .containsEntry("merge-engine", "aggregation")
         .containsEntry("changelog-producer", "input")
         .containsEntry("bucket", "4");
+    TableSpec ownExpiry =
+        new TableSpec(
+            Identifier.create("db", "expiry"),
+            TestTables.ID_NAME_AMOUNT,
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.DEDUPLICATE,
+            ChangelogProducer.INPUT,
+            List.of(),
+            Map.of("consumer.expiration-time", "1 h"));
+    assertThat(LakeTables.createOrOpen(catalog, ownExpiry).options())
+        .containsEntry("consumer.expiration-time", "1 h");
 
     try (WriterPool pool =
         new WriterPool(

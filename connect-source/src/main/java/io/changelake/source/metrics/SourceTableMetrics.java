@@ -1,0 +1,95 @@
+package io.changelake.source.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one task published of one table; tagged {@code table=<database.table>}. Names follow the
+ * sink's table metrics ({@code table-...-total}, {@code table-last-snapshot-id}).
+ */
+public final class SourceTableMetrics {
+  private final AtomicLong records = new AtomicLong();
+  private final AtomicLong transactions = new AtomicLong();
+  private final AtomicLong lastSnapshotId = new AtomicLong(-1);
+  private final AtomicLong snapshotsBehind = new AtomicLong();
+  // wall-clock time the task last finished publishing a snapshot with records; 0 before the first
+  private final AtomicLong lastPublishedMs = new AtomicLong();
+
+  SourceTableMetrics(String table, SourceMetrics owner) {
+    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+    tags.put("table", table);
+    owner.gauge(
+        "table-records-out-total",
+        "Records the task handed to Connect for the table (change events and tombstones).",
+        tags,
+        records::get);
+    owner.gauge(
+        "table-transactions-total",
+        "Snapshots of the table the task published with records; with"
+            + " transaction.boundary=connector each one is a Kafka transaction (or several, when"
+            + " it stays open past transaction.max.duration.ms).",
+        tags,
+        transactions::get);
+    owner.gauge(
+        "table-last-snapshot-id",
+        "Id of the newest snapshot of the table the task has read completely, -1 before the first.",
+        tags,
+        lastSnapshotId::get);
+    owner.gauge(
+        "table-snapshots-behind",
+        "Snapshots committed to the table after the newest one the task has read completely.",
+        tags,
+        snapshotsBehind::get);
+    owner.gauge(
+        "table-time-since-last-snapshot-ms",
+        "How long ago the task finished publishing a snapshot of the table with records, -1 before"
+            + " the first.",
+        tags,
+        () -> {
+          long at = lastPublishedMs.get();
+          return at == 0 ? -1L : Math.max(0, System.currentTimeMillis() - at);
+        });
+  }
+
+  public void recordsOut(int count) {
+    records.addAndGet(count);
+  }
+
+  /** The task read snapshot {@code snapshotId} completely; {@code published}: it had records. */
+  public void snapshotDone(long snapshotId, boolean published) {
+    lastSnapshotId.accumulateAndGet(snapshotId, Math::max);
+    if (published) {
+      transactions.incrementAndGet();
+      lastPublishedMs.set(System.currentTimeMillis());
+    }
+  }
+
+  /**
+   * Where reading stands: everything before {@code nextSnapshot} is read, the table's newest
+   * snapshot is {@code latestSnapshot} (null for an empty table).
+   */
+  public void position(long nextSnapshot, Long latestSnapshot) {
+    long readThrough = nextSnapshot - 1;
+    if (readThrough >= 1) {
+      lastSnapshotId.accumulateAndGet(readThrough, Math::max);
+    }
+    long latest = latestSnapshot == null ? 0 : latestSnapshot;
+    snapshotsBehind.set(Math.max(0, latest - Math.max(readThrough, lastSnapshotId.get())));
+  }
+
+  public long records() {
+    return records.get();
+  }
+
+  public long transactions() {
+    return transactions.get();
+  }
+
+  public long lastSnapshotId() {
+    return lastSnapshotId.get();
+  }
+
+  public long snapshotsBehind() {
+    return snapshotsBehind.get();
+  }
+}
