@@ -2,6 +2,7 @@ package io.changelake.lsm.commit;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.utils.SnapshotManager;
@@ -24,6 +25,18 @@ public final class CommittedOffsets {
    * snapshots when those have expired.
    */
   public static Map<SourcePartition, Long> read(FileStoreTable table, String commitUserPrefix) {
+    Map<SourcePartition, Long> offsets = new HashMap<>();
+    readPartitions(table, commitUserPrefix)
+        .forEach((partition, committed) -> offsets.put(partition, committed.nextOffset()));
+    return offsets;
+  }
+
+  /**
+   * Like {@link #read}, with the mark each partition's newest commit recorded next to its offset
+   * (both from the same commit).
+   */
+  public static Map<SourcePartition, CommittedPartition> readPartitions(
+      FileStoreTable table, String commitUserPrefix) {
     Map<SourcePartition, OffsetFallbackStore.Entry> newest =
         new HashMap<>(new OffsetFallbackStore(table).newest(commitUserPrefix));
     SnapshotManager snapshots = table.snapshotManager();
@@ -45,17 +58,21 @@ public final class CommittedOffsets {
           continue;
         }
         long snapshotId = id;
+        Map<SourcePartition, String> marks = OffsetProperties.decodeMarks(snapshot.properties());
         OffsetProperties.decode(snapshot.properties())
             .forEach(
                 (partition, offset) ->
                     newest.merge(
                         partition,
-                        new OffsetFallbackStore.Entry(offset, snapshotId),
+                        new OffsetFallbackStore.Entry(
+                            offset, snapshotId, Optional.ofNullable(marks.get(partition))),
                         (a, b) -> a.snapshotId() >= b.snapshotId() ? a : b));
       }
     }
-    Map<SourcePartition, Long> offsets = new HashMap<>();
-    newest.forEach((partition, entry) -> offsets.put(partition, entry.offset()));
-    return offsets;
+    Map<SourcePartition, CommittedPartition> partitions = new HashMap<>();
+    newest.forEach(
+        (partition, entry) ->
+            partitions.put(partition, new CommittedPartition(entry.offset(), entry.mark())));
+    return partitions;
   }
 }

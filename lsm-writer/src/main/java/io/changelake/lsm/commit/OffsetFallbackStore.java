@@ -30,8 +30,12 @@ public final class OffsetFallbackStore {
 
   private static final String SUFFIX = ".properties";
 
-  /** An offset and the snapshot that committed it. */
-  public record Entry(long offset, long snapshotId) {}
+  /** An offset, the snapshot that committed it, and the partition's mark committed with it. */
+  public record Entry(long offset, long snapshotId, Optional<String> mark) {
+    public Entry(long offset, long snapshotId) {
+      this(offset, snapshotId, Optional.empty());
+    }
+  }
 
   private final FileIO fileIO;
   private final Path directory;
@@ -43,18 +47,38 @@ public final class OffsetFallbackStore {
 
   /** Merges {@code offsets}, committed in {@code snapshotId}, into the user's file. */
   public void record(String commitUser, long snapshotId, Map<SourcePartition, Long> offsets) {
-    if (offsets.isEmpty()) {
+    record(commitUser, snapshotId, SourceProgress.of(offsets));
+  }
+
+  /** Merges {@code progress}, committed in {@code snapshotId}, into the user's file. */
+  public void record(String commitUser, long snapshotId, SourceProgress progress) {
+    if (progress.offsets().isEmpty()) {
       return;
     }
     Map<SourcePartition, Entry> merged = new HashMap<>(read(commitUser));
-    offsets.forEach((partition, offset) -> merged.put(partition, new Entry(offset, snapshotId)));
+    progress
+        .offsets()
+        .forEach(
+            (partition, offset) ->
+                merged.put(
+                    partition,
+                    new Entry(
+                        offset, snapshotId, Optional.ofNullable(progress.marks().get(partition)))));
     // one line, since Paimon's readFileUtf8 drops line breaks; Kafka topic names never hold ';',
-    // '=' or '@'
+    // '=', '@' or '#', and marks are URL-encoded
     StringJoiner text = new StringJoiner(";");
     merged.forEach(
         (partition, entry) ->
             text.add(
-                OffsetProperties.key(partition) + "=" + entry.offset() + "@" + entry.snapshotId()));
+                OffsetProperties.key(partition)
+                    + "="
+                    + entry.offset()
+                    + "@"
+                    + entry.snapshotId()
+                    + entry
+                        .mark()
+                        .map(mark -> "#" + URLEncoder.encode(mark, StandardCharsets.UTF_8))
+                        .orElse("")));
     try {
       fileIO.overwriteFileUtf8(file(commitUser), text.toString());
     } catch (IOException e) {
@@ -76,6 +100,12 @@ public final class OffsetFallbackStore {
         if (item.isEmpty()) {
           continue;
         }
+        Optional<String> mark = Optional.empty();
+        int hash = item.indexOf('#');
+        if (hash >= 0) {
+          mark = Optional.of(URLDecoder.decode(item.substring(hash + 1), StandardCharsets.UTF_8));
+          item = item.substring(0, hash);
+        }
         int equals = item.lastIndexOf('=');
         int at = item.lastIndexOf('@');
         if (equals < 0 || at < equals) {
@@ -86,7 +116,8 @@ public final class OffsetFallbackStore {
             OffsetProperties.partition(item.substring(0, equals)),
             new Entry(
                 Long.parseLong(item.substring(equals + 1, at)),
-                Long.parseLong(item.substring(at + 1))));
+                Long.parseLong(item.substring(at + 1)),
+                mark));
       }
       return entries;
     } catch (IOException e) {

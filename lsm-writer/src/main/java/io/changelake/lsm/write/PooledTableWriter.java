@@ -3,7 +3,7 @@ package io.changelake.lsm.write;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
-import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -13,19 +13,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.HintFileUtils;
 import org.apache.paimon.utils.SnapshotManager;
 
@@ -48,11 +53,11 @@ final class PooledTableWriter implements TableWriter {
   private TableCommitImpl commit;
   private long nextIdentifier;
   private final List<ManifestCommittable> pending = new ArrayList<>();
-  private final List<Map<SourcePartition, Long>> pendingOffsets = new ArrayList<>();
+  private final List<SourceProgress> pendingOffsets = new ArrayList<>();
   private long rowsSinceCommit;
   // a truncate whose commit failed: retried, alone and first, by the next commit or truncate
   private ManifestCommittable pendingTruncate;
-  private Map<SourcePartition, Long> pendingTruncateOffsets;
+  private SourceProgress pendingTruncateOffsets;
   // lookups must see this writer's uncommitted rows: hashes of keys written since the last commit,
   // tracked from the first lookup on (tables never looked up pay nothing)
   private boolean trackingKeys;
@@ -123,7 +128,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult commit(Map<SourcePartition, Long> offsets) {
+  public CommitResult commit(SourceProgress offsets) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     // rows written after a truncate must land after it
@@ -145,7 +150,7 @@ final class PooledTableWriter implements TableWriter {
       messages.forEach(committable::addFileCommittable);
       OffsetProperties.encode(offsets).forEach(committable::addProperty);
       pending.add(committable);
-      pendingOffsets.add(Map.copyOf(offsets));
+      pendingOffsets.add(offsets);
     }
     rowsSinceCommit = 0;
     writtenKeyHashes.clear();
@@ -257,37 +262,68 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult truncate(Map<SourcePartition, Long> offsets) {
+  public CommitResult truncate(
+      SourceProgress before, SourceProgress after, Predicate<InternalRow> keep) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     long rows = rowsSinceCommit;
-    // rows written since the last commit precede the truncate, which would delete them: their
-    // files are never committed, so the truncate is one snapshot and there is no crash window
-    // in which they are committed with offsets past the truncate
-    List<CommitMessage> discarded;
+    // rows buffered before the truncate may follow it in the source (consumed earlier from another
+    // partition): commit them so the overwrite below sees and filters them like every stored row
+    commit(before);
+    long id = nextIdentifier++;
+    List<CommitMessage> kept;
     try {
-      discarded = write.prepareCommit(false, nextIdentifier);
-      commit.abort(discarded);
+      long copied = copyRows(keep);
+      kept = write.prepareCommit(false, id);
+      if (copied == 0) {
+        commit.abort(kept);
+        kept = List.of();
+      }
     } catch (Exception e) {
-      throw fail("Discarding the rows buffered before the truncate", e);
+      throw fail("Writing the rows that survive the truncate", e);
     }
-    nextIdentifier++;
-    // older failed commits may or may not have landed; the truncate deletes their rows either way
-    pending.clear();
-    pendingOffsets.clear();
     rowsSinceCommit = 0;
     writtenKeyHashes.clear();
+    ManifestCommittable truncation = new ManifestCommittable(id);
+    kept.forEach(truncation::addFileCommittable);
+    OffsetProperties.encode(after).forEach(truncation::addProperty);
+    TruncateMarker.property().forEach(truncation::addProperty);
+    pendingTruncate = truncation;
+    pendingTruncateOffsets = after;
+    OptionalLong snapshotId = commitPendingTruncate();
     // the bucket writers remember the files they wrote; start afresh on the emptied table
     closeQuietlyForReopen();
     open(table);
-    long id = nextIdentifier++;
-    ManifestCommittable truncation = new ManifestCommittable(id);
-    OffsetProperties.encode(offsets).forEach(truncation::addProperty);
-    TruncateMarker.property().forEach(truncation::addProperty);
-    pendingTruncate = truncation;
-    pendingTruncateOffsets = Map.copyOf(offsets);
-    OptionalLong snapshotId = commitPendingTruncate();
     return new CommitResult(identifier, id, snapshotId, rows);
+  }
+
+  /**
+   * Writes the table's current rows that {@code keep} accepts again, as inserts; returns how many.
+   */
+  private long copyRows(Predicate<InternalRow> keep) throws Exception {
+    ReadBuilder read = table.newReadBuilder();
+    InternalRowSerializer serializer = new InternalRowSerializer(table.rowType());
+    long copied = 0;
+    try (RecordReader<InternalRow> reader =
+        read.newRead().createReader(read.newScan().plan().splits())) {
+      RecordReader.RecordIterator<InternalRow> batch;
+      while ((batch = reader.readBatch()) != null) {
+        try {
+          InternalRow row;
+          while ((row = batch.next()) != null) {
+            if (keep.test(row)) {
+              InternalRow copy = serializer.copy(row);
+              copy.setRowKind(RowKind.INSERT);
+              write.write(copy);
+              copied++;
+            }
+          }
+        } finally {
+          batch.releaseBatch();
+        }
+      }
+    }
+    return copied;
   }
 
   /**
@@ -343,7 +379,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets) {
+  public Optional<InternalRow> lookup(InternalRow keyRow, SourceProgress offsets) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     KeyLookup keys = lookup();
@@ -366,7 +402,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult reopen(Map<SourcePartition, Long> offsets) {
+  public CommitResult reopen(SourceProgress offsets) {
     CommitResult result = commit(offsets);
     closeQuietlyForReopen();
     open(table.copyWithLatestSchema());
