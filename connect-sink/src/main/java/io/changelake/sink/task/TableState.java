@@ -43,6 +43,9 @@ final class TableState {
   /** The newest truncate this task applied to the table, when it had a position. */
   private Optional<SourcePosition> truncatedHere = Optional.empty();
 
+  /** The newest truncate the marks read with {@link #contained} record. */
+  private Optional<SourcePosition> truncatedCommitted = Optional.empty();
+
   // commit users of the connector's tasks, whose snapshots record offsets
   private final String offsetUserPrefix;
 
@@ -129,11 +132,7 @@ final class TableState {
   /** The newest truncate of the table, applied by this task or recorded by any commit. */
   Optional<SourcePosition> truncatedAt() {
     readCommitted();
-    Optional<SourcePosition> newest = truncatedHere;
-    for (PartitionMark mark : marks.values()) {
-      newest = PartitionMark.higher(newest, mark.truncatedAt());
-    }
-    return newest;
+    return PartitionMark.higher(truncatedHere, truncatedCommitted);
   }
 
   void truncated(SourcePosition position) {
@@ -153,6 +152,10 @@ final class TableState {
           contained.put(partition, entry.nextOffset());
           entry.mark().ifPresent(mark -> marks.put(partition, PartitionMark.parse(mark)));
         });
+    truncatedCommitted = Optional.empty();
+    for (PartitionMark mark : marks.values()) {
+      truncatedCommitted = PartitionMark.higher(truncatedCommitted, mark.truncatedAt());
+    }
   }
 
   /** True when Paimon would accept a delete row for this table. */

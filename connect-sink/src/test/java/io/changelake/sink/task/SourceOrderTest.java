@@ -4,8 +4,11 @@ import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.TableWriter;
+import io.changelake.lsm.write.WriterPool;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -181,6 +184,28 @@ class SourceOrderTest {
     restart(second, P0);
 
     assertThat(rows()).containsExactly(values(1, "one"));
+  }
+
+  @Test
+  void aTombstoneOfATableCommittedWithoutMarksIsOrderedAfterTheStoredVersionOfItsKey()
+      throws Exception {
+    ChangelakeSinkTask first = start(props("flattened"), P0);
+    first.put(List.of(flat(P0, 0, 1, "one", 1000L), flat(P0, 1, 2, "two", 1001L)));
+    restart(first, P0);
+    // a commit as the sink made them before positions were recorded: offsets, no marks
+    try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"));
+        WriterPool pool =
+            TestTables.smallPool(catalog, tmp, "changelake-sink-accounts-sink-task-1")) {
+      TableWriter writer = pool.writer(Identifier.create("lake", "accounts"));
+      writer.write(LakeRows.insert(3, "three", 1002L, 2L));
+      writer.commit(Map.of(new SourcePartition(P0.topic(), P0.partition()), 3L));
+    }
+
+    ChangelakeSinkTask second = start(props("flattened"), P0);
+    second.put(List.of(tombstone(P0, 3, 1), tombstone(P0, 4, 3)));
+    restart(second, P0);
+
+    assertThat(rows()).containsExactly(values(2, "two"));
   }
 
   @Test

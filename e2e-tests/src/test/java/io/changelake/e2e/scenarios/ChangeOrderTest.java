@@ -13,9 +13,11 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Flattened input as most Debezium users run it: {@code ExtractNewRecordState} at its defaults, so
- * a delete reaches the sink only as a tombstone (key, null value, no source block, no position), on
- * a topic with 4 partitions. The sink is stopped and started again (its tasks close, commit and
+ * The order of changes on real services (connect-sink's README, "Order of changes").
+ *
+ * <p>Flattened input as most Debezium users run it: {@code ExtractNewRecordState} at its defaults,
+ * so a delete reaches the sink only as a tombstone (key, null value, no source block, no position),
+ * on a topic with 4 partitions. The sink is stopped and started again (its tasks close, commit and
  * start afresh) while deletes are waiting in the topic, so a tombstone is the first record of its
  * partition that the new task sees. Every delete must be applied and ordered against the other
  * versions of its key: the table ends equal to the database.
@@ -26,14 +28,22 @@ import org.junit.jupiter.api.Test;
  * truncate in PostgreSQL empties the table in flattened mode too: {@code ExtractNewRecordState}
  * drops truncate events, so the sink's transform skips them with Changelake's {@code IsTruncate}
  * predicate and the sink reads the truncate envelope itself.
+ *
+ * <p>A truncate followed by inserts, on 4 partitions read by 2 tasks that start together: rows
+ * written after the truncate survive it whichever partition or task consumed them first. A topic
+ * deleted and created again (its offsets start at 0 again) stops the sink with an error instead of
+ * its records being skipped as already written.
  */
-class FlattenedDeletesTest extends PipelineTestBase {
+class ChangeOrderTest extends PipelineTestBase {
   private static final String UNWRAP = "io.debezium.transforms.ExtractNewRecordState";
 
   @Test
-  void sinkSideUnwrapAtDefaultsAppliesTombstoneDeletesAfterEveryRestart() {
+  void sinkSideUnwrapAppliesTombstoneDeletesAfterEveryRestart() {
     String db = "fd1";
-    runScenario(db, Map.of(), sinkSideUnwrap("flattened", false), 2);
+    Map<String, String> sink = new HashMap<>(sinkSideUnwrap("flattened", false));
+    // positions from the LSN: the tombstones still carry none
+    sink.put("transforms.unwrap.add.fields", "lsn,source.ts_ms");
+    runScenario(db, Map.of(), sink, 2);
   }
 
   @Test
@@ -61,6 +71,103 @@ class FlattenedDeletesTest extends PipelineTestBase {
     pg.execute(db, "TRUNCATE items", "INSERT INTO items VALUES (1001, 'after truncate', 1)");
     awaitLakeEqualsDatabase(db, "items");
     assertThat(lakeTable(db, "items").read()).hasSize(1);
+  }
+
+  @Test
+  void rowsWrittenAfterATruncateSurviveItOnEveryPartitionAndTask() {
+    String db = "fd5";
+    createItems(db);
+    startPipeline(db, Map.of(), Map.of(), 2);
+    awaitLakeEqualsDatabase(db, "items");
+
+    restartWhileChangesWait(
+        db,
+        2,
+        "UPDATE items SET v = -v WHERE id % 2 = 0",
+        "TRUNCATE items",
+        "INSERT INTO items SELECT i, 'after ' || i, i FROM generate_series(500, 599) i",
+        "UPDATE items SET v = v * 10 WHERE id % 3 = 0");
+    awaitLakeEqualsDatabase(db, "items");
+    assertThat(lakeTable(db, "items").read()).hasSize(100);
+  }
+
+  @Test
+  void aRecreatedTopicStopsTheSinkInsteadOfSkippingItsRecords() {
+    String topic = "rc.public.items";
+    String sink = "rc-sink";
+    connect.createTopic(topic, 2);
+    for (int id = 0; id < 10; id++) {
+      connect.cluster().kafka().produce(topic, id % 2, key(id), envelope(id, "first", 1000 + id));
+    }
+    Map<String, String> config = new HashMap<>(ChangelakeConnectors.sink(warehouse, topic, "rc"));
+    config.remove("topics.regex");
+    config.put("topics", topic);
+    config.put("input.format", "envelope");
+    connect.deploy(sink, config, 1);
+    Awaitility.await()
+        .atMost(CATCH_UP)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(lakeTable("rc", "items").read()).hasSize(10));
+
+    connect.cluster().stopConnector(sink);
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> "STOPPED".equals(state(sink)));
+    connect.cluster().kafka().deleteTopic(topic);
+    connect.createTopic(topic, 2);
+    // the new topic's offsets start at 0 again: below what the table recorded
+    connect.cluster().kafka().produce(topic, 0, key(0), envelope(0, "second", 5000));
+    connect.cluster().resumeConnector(sink);
+
+    Awaitility.await()
+        .atMost(CATCH_UP)
+        .until(() -> connect.failure(sink) != null && connect.failure(sink).contains("re-created"));
+    assertThat(connect.failure(sink))
+        .contains(topic + "-0@0")
+        .contains("rc.items")
+        .contains("postgres_lsn 5000")
+        .contains("postgres_lsn 1008");
+    assertThat(lakeTable("rc", "items").read()).hasSize(10);
+    connect.delete(sink);
+  }
+
+  private static String key(int id) {
+    return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":"
+        + "[{\"field\":\"id\",\"type\":\"int32\",\"optional\":false}]},"
+        + "\"payload\":{\"id\":"
+        + id
+        + "}}";
+  }
+
+  /** A Debezium PostgreSQL insert envelope, as JsonConverter with schemas writes it. */
+  private static String envelope(int id, String name, long lsn) {
+    String row =
+        "{\"type\":\"struct\",\"optional\":true,\"fields\":["
+            + "{\"field\":\"id\",\"type\":\"int32\",\"optional\":false},"
+            + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true}],\"field\":\"%s\"}";
+    String source =
+        "{\"type\":\"struct\",\"optional\":false,\"field\":\"source\",\"fields\":["
+            + "{\"field\":\"db\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"schema\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"table\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"lsn\",\"type\":\"int64\",\"optional\":true}]}";
+    String schema =
+        "{\"type\":\"struct\",\"optional\":false,\"name\":\"rc.public.items.Envelope\","
+            + "\"fields\":["
+            + String.format(row, "before")
+            + ","
+            + String.format(row, "after")
+            + ","
+            + source
+            + ",{\"field\":\"op\",\"type\":\"string\",\"optional\":false}]}";
+    String payload =
+        "{\"before\":null,\"after\":{\"id\":"
+            + id
+            + ",\"name\":\""
+            + name
+            + "\"},\"source\":{\"db\":\"rc\",\"schema\":\"public\",\"table\":\"items\","
+            + "\"lsn\":"
+            + lsn
+            + "},\"op\":\"c\"}";
+    return "{\"schema\":" + schema + ",\"payload\":" + payload + "}";
   }
 
   /**
@@ -121,6 +228,8 @@ class FlattenedDeletesTest extends PipelineTestBase {
       int tasks) {
     Map<String, String> source = new HashMap<>(DebeziumPostgres.config(pg, db, db, "public.items"));
     source.put("topic.creation.default.partitions", "4");
+    // Debezium skips truncates unless told otherwise (skipped.operations defaults to t)
+    source.put("skipped.operations", "none");
     source.putAll(sourceOverrides);
     connect.deploy(db + "-pg", source, 1);
     Map<String, String> sink =
