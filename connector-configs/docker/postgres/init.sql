@@ -11,3 +11,5 @@ INSERT INTO customers VALUES (1, 'Ada Lovelace', 'ada@example.com', 'gold'),
                              (2, 'Grace Hopper', 'grace@example.com', 'silver');
 INSERT INTO orders VALUES (10, 1, 42.50, 'paid'), (11, 2, 7.00, 'open');
 INSERT INTO loyalty VALUES (1, 1200, 'gold'), (2, 300, 'silver');
+-- Paimon's JDBC catalog and its commit lock (the lake is on S3, where commits need a lock)
+CREATE DATABASE paimon;

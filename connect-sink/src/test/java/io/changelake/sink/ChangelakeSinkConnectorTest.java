@@ -1,6 +1,7 @@
 package io.changelake.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.HashMap;
 import java.util.List;
@@ -73,6 +74,63 @@ class ChangelakeSinkConnectorTest {
         .contains("none or lookup");
     assertThat(String.join(" ", errors.get("table.t.sequence-fields")))
         .contains("refuse sequence fields");
+  }
+
+  @Test
+  void anObjectStoreWarehouseWithoutACatalogLockIsRefusedWithTheFix() {
+    Map<String, String> props = base();
+    props.put("paimon.warehouse", "s3://lake/warehouse");
+    props.put("paimon.s3.endpoint", "http://localhost:9000");
+
+    Map<String, List<String>> errors = errors(props);
+
+    assertThat(errors).containsOnlyKeys("paimon.warehouse");
+    assertThat(String.join(" ", errors.get("paimon.warehouse")))
+        .contains(
+            "object store", "silently lost", "paimon.metastore=jdbc", "paimon.lock.enabled=true");
+    props.put("name", "sink");
+    assertThatThrownBy(() -> new ChangelakeSinkConnector().start(props))
+        .hasMessageContaining("paimon.metastore=jdbc");
+  }
+
+  @Test
+  void aJdbcCatalogWithItsLockTurnedOffIsRefused() {
+    Map<String, String> props = base();
+    props.put("paimon.warehouse", "s3a://lake/warehouse");
+    props.put("paimon.metastore", "jdbc");
+    props.put("paimon.uri", "jdbc:postgresql://db:5432/paimon");
+    props.put("paimon.lock.enabled", "false");
+
+    assertThat(String.join(" ", errors(props).get("paimon.warehouse")))
+        .contains("paimon.lock.enabled=false turns the jdbc catalog's lock off");
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // warehouse | metastore | lock.enabled
+        "s3://lake/warehouse|jdbc|true",
+        "s3://lake/warehouse|jdbc|",
+        "oss://lake/warehouse|hive|true",
+        "s3://lake/warehouse|rest|",
+        "file:///tmp/lake||",
+        "/tmp/lake||",
+        "hdfs://namenode/lake||",
+      })
+  void warehousesWhoseCommitsAreAtomicOrLockedAreAccepted(
+      String warehouse, String metastore, String lockEnabled) {
+    Map<String, String> props = base();
+    props.put("paimon.warehouse", warehouse);
+    if (metastore != null) {
+      props.put("paimon.metastore", metastore);
+      props.put("paimon.uri", "jdbc:postgresql://db:5432/paimon");
+    }
+    if (lockEnabled != null) {
+      props.put("paimon.lock.enabled", lockEnabled);
+    }
+
+    assertThat(errors(props)).isEmpty();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
+import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.source.record.RecordFormat;
 import java.time.Duration;
 import java.util.List;
@@ -28,6 +29,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   private static final String GROUP_START = "Start position";
   private static final String GROUP_READ = "Reading";
   private static final String GROUP_RECORDS = "Records";
+  private static final String GROUP_RETRIES = "Retries";
 
   public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
 
@@ -369,6 +371,41 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         ++order,
         Width.SHORT,
         "Tombstones on delete");
+
+    order = 0;
+    def.define(
+        RetrySettings.MAX_DURATION_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_MAX_DURATION_MS,
+        ConfigDef.Range.atLeast(0),
+        Importance.MEDIUM,
+        RetrySettings.MAX_DURATION_DOC,
+        GROUP_RETRIES,
+        ++order,
+        Width.SHORT,
+        "Retry duration");
+    def.define(
+        RetrySettings.BACKOFF_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_BACKOFF_MS,
+        ConfigDef.Range.atLeast(10),
+        Importance.LOW,
+        RetrySettings.BACKOFF_DOC,
+        GROUP_RETRIES,
+        ++order,
+        Width.SHORT,
+        "Retry backoff");
+    def.define(
+        RetrySettings.MAX_BACKOFF_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_MAX_BACKOFF_MS,
+        ConfigDef.Range.atLeast(10),
+        Importance.LOW,
+        RetrySettings.MAX_BACKOFF_DOC,
+        GROUP_RETRIES,
+        ++order,
+        Width.SHORT,
+        "Longest retry backoff");
     return def;
   }
 
@@ -455,6 +492,14 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
       case SNAPSHOT -> new StartPosition.FromSnapshot(getLong(START_SNAPSHOT_ID));
       case TIMESTAMP -> new StartPosition.FromTimestamp(getLong(START_TIMESTAMP_MS));
     };
+  }
+
+  /** How transient failures of the object store and the catalog are waited out. */
+  public RetrySettings retrySettings() {
+    return new RetrySettings(
+        Duration.ofMillis(getLong(RetrySettings.MAX_DURATION_MS)),
+        Duration.ofMillis(getLong(RetrySettings.BACKOFF_MS)),
+        Duration.ofMillis(getLong(RetrySettings.MAX_BACKOFF_MS)));
   }
 
   public Duration pollInterval() {

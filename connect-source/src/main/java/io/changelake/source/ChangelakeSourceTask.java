@@ -3,6 +3,7 @@ package io.changelake.source;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.ChangeBatch;
 import io.changelake.lsm.changelog.ReaderPosition;
+import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
 import org.apache.kafka.connect.source.TransactionContext;
@@ -46,6 +48,12 @@ public final class ChangelakeSourceTask extends SourceTask {
   /** The publisher in the middle of a snapshot: polled again until the snapshot ends. */
   private TablePublisher unfinished;
 
+  private OutageTracker outages;
+  private OutageMetrics outageMetrics;
+  // after a transient failure, the next read waits until then (System.nanoTime)
+  private long retryAtNanos;
+  private boolean retryPending;
+
   @Override
   public String version() {
     return Versions.CONNECTOR_VERSION;
@@ -56,6 +64,8 @@ public final class ChangelakeSourceTask extends SourceTask {
     config = new ChangelakeSourceConfig(props);
     connectorName = props.getOrDefault("name", "changelake-source");
     transactions = context.transactionContext();
+    outages = new OutageTracker("Source task of " + connectorName, config.retrySettings());
+    outageMetrics = OutageMetrics.register(context, outages);
     catalog = LakeCatalogs.open(props);
     ChangeRecords.Settings settings =
         new ChangeRecords.Settings(
@@ -107,40 +117,99 @@ public final class ChangelakeSourceTask extends SourceTask {
 
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
+    if (retryPending && awaitRetry()) {
+      return null;
+    }
     synchronized (this) {
       if (stopping) {
         return null;
       }
-      for (TablePublisher publisher : publishers) {
-        publisher.applyCheckpoint();
-      }
-      for (int tried = 0; tried < publishers.size(); tried++) {
-        TablePublisher publisher =
-            unfinished != null ? unfinished : publishers.get(nextPublisher++ % publishers.size());
-        Optional<ChangeBatch> batch = publisher.poll();
-        if (batch.isEmpty()) {
-          unfinished = null;
-          continue;
-        }
-        List<SourceRecord> records = publisher.toRecords(batch.get());
-        if (batch.get().endOfSnapshot()) {
-          unfinished = null;
-          endTransaction(publisher, records);
-        } else {
-          unfinished = publisher;
-          publisher.snapshotHasRecords |= !records.isEmpty();
-        }
-        if (!records.isEmpty()) {
+      try {
+        List<SourceRecord> records = pollPublishers();
+        outages.succeeded();
+        if (records != null) {
           return records;
         }
-        if (unfinished != null) {
-          tried--; // the same snapshot continues: not another table's turn yet
-        }
+      } catch (RuntimeException e) {
+        throw onFailure(e);
       }
     }
     synchronized (sleeper) {
       if (!stopping) {
         sleeper.wait(config.pollInterval().toMillis());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A failure reading the tables. Transient (the object store or the catalog unavailable) and
+   * within retry.max.duration.ms: every reader is dropped and reopened just after the last change
+   * returned, after a backoff; Connect calls poll again on a RetriableException. Records already
+   * returned stay in flight (and in the open transaction): nothing is published twice.
+   */
+  private RuntimeException onFailure(RuntimeException error) {
+    OutageTracker.Decision decision = outages.failed(error, "reading the tables' changelogs");
+    if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
+      return new ConnectException(giveUp.message(), error);
+    }
+    OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
+    publishers.forEach(TablePublisher::discardReader);
+    retryAtNanos = System.nanoTime() + retry.backoff().toNanos();
+    retryPending = true;
+    return new RetriableException(
+        "Reading the changelogs failed because "
+            + retry.failure().dependency().description()
+            + " is unavailable (retry "
+            + retry.retry()
+            + " in "
+            + retry.backoff().toMillis()
+            + " ms): "
+            + retry.failure().reason(),
+        error);
+  }
+
+  /** Waits out the backoff after a failure; true when it waited (poll returns nothing then). */
+  private boolean awaitRetry() throws InterruptedException {
+    retryPending = false;
+    long waitMillis = (retryAtNanos - System.nanoTime()) / 1_000_000;
+    if (waitMillis <= 0) {
+      return false;
+    }
+    synchronized (sleeper) {
+      if (!stopping) {
+        sleeper.wait(waitMillis);
+      }
+    }
+    return true;
+  }
+
+  /** One round over the publishers: the first records found, or null when there are none. */
+  private List<SourceRecord> pollPublishers() {
+    for (TablePublisher publisher : publishers) {
+      publisher.applyCheckpoint();
+    }
+    for (int tried = 0; tried < publishers.size(); tried++) {
+      TablePublisher publisher =
+          unfinished != null ? unfinished : publishers.get(nextPublisher++ % publishers.size());
+      Optional<ChangeBatch> batch = publisher.poll();
+      if (batch.isEmpty()) {
+        unfinished = null;
+        continue;
+      }
+      List<SourceRecord> records = publisher.toRecords(batch.get());
+      if (batch.get().endOfSnapshot()) {
+        unfinished = null;
+        endTransaction(publisher, records);
+      } else {
+        unfinished = publisher;
+        publisher.snapshotHasRecords |= !records.isEmpty();
+      }
+      if (!records.isEmpty()) {
+        return records;
+      }
+      if (unfinished != null) {
+        tried--; // the same snapshot continues: not another table's turn yet
       }
     }
     return null;
@@ -192,6 +261,9 @@ public final class ChangelakeSourceTask extends SourceTask {
         }
       }
       publishers.clear();
+      if (outageMetrics != null) {
+        outageMetrics.close();
+      }
       try {
         if (catalog != null) {
           catalog.close();

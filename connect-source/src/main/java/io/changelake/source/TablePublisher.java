@@ -40,7 +40,10 @@ final class TablePublisher implements AutoCloseable {
   private final int batchSize;
   private final String connectorName;
   private FileStoreTable table;
+  // null after a failure: the next poll opens a new one just after the last change returned
   private ChangelogReader reader;
+  private final StartPosition start;
+  private Optional<ReaderPosition> resumeFrom;
 
   /**
    * True until the full-state read ends. The reader's first snapshot is the full state exactly when
@@ -81,6 +84,8 @@ final class TablePublisher implements AutoCloseable {
         restored
             .map(ReaderPosition::fullState)
             .orElse(start instanceof StartPosition.FullThenChanges);
+    this.start = start;
+    this.resumeFrom = restored;
     this.reader = open(start, restored);
   }
 
@@ -121,6 +126,9 @@ final class TablePublisher implements AutoCloseable {
   }
 
   private Optional<ChangeBatch> readerPoll() {
+    if (reader == null) {
+      reader = open(start, resumeFrom);
+    }
     try {
       return reader.poll();
     } catch (PositionExpiredException e) {
@@ -175,7 +183,27 @@ final class TablePublisher implements AutoCloseable {
     if (batch.endOfSnapshot()) {
       fullPhase = false;
     }
+    if (!changes.isEmpty()) {
+      resumeFrom = Optional.of(changes.get(changes.size() - 1).position());
+    }
     return out;
+  }
+
+  /**
+   * Drops the reader after a failure that may have left it anywhere inside a read: the next {@link
+   * #poll} reads on just after the last change turned into records, so nothing is skipped or
+   * published twice.
+   */
+  void discardReader() {
+    if (reader == null) {
+      return;
+    }
+    try {
+      reader.close();
+    } catch (RuntimeException e) {
+      LOG.debug("Closing the reader of {} after a failure failed too", assignment.table(), e);
+    }
+    reader = null;
   }
 
   void acknowledged(Map<String, ?> offset) {
@@ -192,7 +220,7 @@ final class TablePublisher implements AutoCloseable {
   /** Lets Paimon expire what is durable in Kafka and its offsets (task thread). */
   void applyCheckpoint() {
     ReaderPosition position = flushed;
-    if (position != null) {
+    if (position != null && reader != null) {
       flushed = null;
       reader.checkpoint(position);
     }
@@ -200,7 +228,9 @@ final class TablePublisher implements AutoCloseable {
 
   @Override
   public void close() {
-    reader.close();
+    if (reader != null) {
+      reader.close();
+    }
   }
 
   private String expiredMessage(PositionExpiredException e) {

@@ -1,6 +1,8 @@
 package io.changelake.sink.config;
 
+import io.changelake.lsm.catalog.CommitSafety;
 import io.changelake.lsm.catalog.LakeCatalogs;
+import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.evolution.EvolutionPolicy;
@@ -38,6 +40,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String TABLE_GROUP = "Tables";
   public static final String COMMIT_GROUP = "Commits";
   public static final String COMPACTION_GROUP = "Compaction";
+  public static final String RETRY_GROUP = "Retries";
 
   public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
 
@@ -92,6 +95,12 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     for (String table : overriddenTables(props)) {
       tableSettings(table);
     }
+    // refused here, not only in validate(): a snapshot lost on an object store is never noticed
+    CommitSafety.problem(LakeCatalogs.catalogOptions(props))
+        .ifPresent(
+            problem -> {
+              throw new ConfigException(WAREHOUSE, props.get(WAREHOUSE), problem);
+            });
   }
 
   /**
@@ -360,6 +369,41 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Width.SHORT,
         "Orphan file age");
 
+    order = 0;
+    def.define(
+        RetrySettings.MAX_DURATION_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_MAX_DURATION_MS,
+        ConfigDef.Range.atLeast(0),
+        Importance.MEDIUM,
+        RetrySettings.MAX_DURATION_DOC,
+        RETRY_GROUP,
+        ++order,
+        Width.SHORT,
+        "Retry duration");
+    def.define(
+        RetrySettings.BACKOFF_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_BACKOFF_MS,
+        ConfigDef.Range.atLeast(10),
+        Importance.LOW,
+        RetrySettings.BACKOFF_DOC,
+        RETRY_GROUP,
+        ++order,
+        Width.SHORT,
+        "Retry backoff");
+    def.define(
+        RetrySettings.MAX_BACKOFF_MS,
+        Type.LONG,
+        RetrySettings.DEFAULT_MAX_BACKOFF_MS,
+        ConfigDef.Range.atLeast(10),
+        Importance.LOW,
+        RetrySettings.MAX_BACKOFF_DOC,
+        RETRY_GROUP,
+        ++order,
+        Width.SHORT,
+        "Longest retry backoff");
+
     for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
       def.define(key);
     }
@@ -575,6 +619,14 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     return dir.isBlank()
         ? Path.of(System.getProperty("java.io.tmpdir"), "changelake-sink")
         : Path.of(dir);
+  }
+
+  /** How transient failures of the object store, catalog and broker are waited out. */
+  public RetrySettings retrySettings() {
+    return new RetrySettings(
+        Duration.ofMillis(getLong(RetrySettings.MAX_DURATION_MS)),
+        Duration.ofMillis(getLong(RetrySettings.BACKOFF_MS)),
+        Duration.ofMillis(getLong(RetrySettings.MAX_BACKOFF_MS)));
   }
 
   public Duration writerIdleTimeout() {

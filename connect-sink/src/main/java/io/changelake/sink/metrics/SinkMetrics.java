@@ -1,5 +1,7 @@
 package io.changelake.sink.metrics;
 
+import io.changelake.lsm.fault.Dependency;
+import io.changelake.lsm.fault.OutageTracker;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -79,13 +81,40 @@ public final class SinkMetrics implements AutoCloseable {
     return tables.computeIfAbsent(table, t -> new TableMetrics(t, this));
   }
 
-  void gauge(
-      String name, String description, LinkedHashMap<String, String> tags, Supplier<Long> value) {
+  /**
+   * Publishes what {@code outages} keeps: per dependency ({@code dependency} tag: object-store,
+   * catalog, broker) the time spent waiting for it and the retries, and the task's last error.
+   */
+  public void outages(OutageTracker outages) {
+    for (Dependency dependency : Dependency.values()) {
+      LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+      tags.put("dependency", dependency.tag());
+      gauge(
+          "dependency-wait-ms-total",
+          "Time the task spent waiting for this dependency to come back after transient"
+              + " failures, the outage in progress included.",
+          tags,
+          () -> outages.waitedMillis(dependency));
+      gauge(
+          "dependency-retries-total",
+          "Retries after transient failures of this dependency.",
+          tags,
+          () -> outages.retries(dependency));
+    }
+    gauge(
+        "last-error",
+        "What failed last and why (empty before the first failure).",
+        new LinkedHashMap<>(),
+        outages::lastError);
+  }
+
+  <T> void gauge(
+      String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
     if (plugin == null) {
       return;
     }
     MetricName metricName = plugin.metricName(name, description, tags);
-    plugin.addMetric(metricName, (Gauge<Long>) (config, now) -> value.get());
+    plugin.addMetric(metricName, (Gauge<T>) (config, now) -> value.get());
     registered.add(metricName);
   }
 

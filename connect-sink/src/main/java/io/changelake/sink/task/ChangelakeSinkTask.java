@@ -4,6 +4,9 @@ import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.commit.SourceProgress;
+import io.changelake.lsm.commit.WriterFencedException;
+import io.changelake.lsm.fault.Failures;
+import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
@@ -33,6 +36,7 @@ import io.changelake.sink.route.TableRouter;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -41,6 +45,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTask;
 import org.apache.paimon.catalog.Catalog;
@@ -80,9 +85,20 @@ public final class ChangelakeSinkTask extends SinkTask {
   private SinkMetrics metrics;
   private CompactionScheduler compaction;
   private String offsetUserPrefix;
+  private int taskId;
+  private int taskCount;
+  private String connector;
+  private String connectorUsers;
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final SourceOrder order = new SourceOrder();
+  // a newer instance of this task writes the same tables: every later call fails the task
+  private ConnectException fenced;
+  private OutageTracker outages;
+  private boolean databaseChecked;
+  // put threw RetriableException after rewinding: Connect's next put is the same batch again,
+  // whose records arrive anew from the rewound positions, so that delivery is skipped
+  private boolean skipRedelivery;
 
   @Override
   public String version() {
@@ -92,14 +108,47 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public void start(Map<String, String> props) {
     config = new ChangelakeSinkConfig(props);
-    int taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
-    int taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
-    String connector = props.getOrDefault("name", "changelake-sink");
+    taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
+    taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
+    connector = props.getOrDefault("name", "changelake-sink");
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
-    String connectorUsers = "changelake-sink-" + connector + "-";
+    connectorUsers = "changelake-sink-" + connector + "-";
     offsetUserPrefix = connectorUsers + "task-";
+    outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
+    try {
+      openLake();
+    } catch (RuntimeException e) {
+      // Connect fails a task whose start throws: a transient failure is retried from put instead
+      if (outages.failed(e, "opening the catalog")
+          instanceof OutageTracker.Decision.GiveUp giveUp) {
+        throw new ConnectException(giveUp.message(), e);
+      }
+      closeLake();
+    }
+    decoder = Decoders.forConfig(config);
+    router =
+        new TableRouter(
+            config.database(),
+            config.regexRules(),
+            config.tableNameFormat(),
+            config.sanitizeNames());
+    policy = EvolutionPolicy.from(props);
+    boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
+    errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
+    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
+    metrics = new SinkMetrics(pluginMetrics());
+    metrics.outages(outages);
+    LOG.info(
+        "Changelake sink task {} of {} started for connector {}, warehouse {}",
+        taskId,
+        taskCount,
+        connector,
+        props.get(ChangelakeSinkConfig.WAREHOUSE));
+  }
+
+  /** Opens the catalog and what uses it: the writers, the table provisioner, the compactor. */
+  private void openLake() {
     catalog = LakeCatalogs.open(config.catalogProperties());
-    LakeTables.createDatabaseIfAbsent(catalog, config.database());
     pool =
         new WriterPool(
             catalog,
@@ -110,27 +159,31 @@ public final class ChangelakeSinkTask extends SinkTask {
                     .resolve(connector.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + taskId),
                 config.writerMemoryBytes(),
                 config.writerIdleTimeout()));
-    decoder = Decoders.forConfig(config);
-    router =
-        new TableRouter(
-            config.database(),
-            config.regexRules(),
-            config.tableNameFormat(),
-            config.sanitizeNames());
     provisioner = new TableProvisioner(catalog);
-    policy = EvolutionPolicy.from(props);
-    boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
-    errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
-    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
-    metrics = new SinkMetrics(pluginMetrics());
     compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
     compaction.start();
-    LOG.info(
-        "Changelake sink task {} of {} started for connector {}, warehouse {}",
-        taskId,
-        taskCount,
-        connector,
-        props.get(ChangelakeSinkConfig.WAREHOUSE));
+  }
+
+  /**
+   * Closes what {@link #openLake} opened, dropping uncommitted rows. After an outage the catalog's
+   * pooled JDBC connections may be dead for good (Paimon 1.3 does not replace them): the next put
+   * opens everything afresh.
+   */
+  private void closeLake() {
+    // with the dependency down, closing often fails too; the outage is logged once already
+    for (AutoCloseable c : new AutoCloseable[] {compaction, pool, catalog}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (Exception e) {
+        LOG.debug("Closing {} after a failure failed too", c.getClass().getSimpleName(), e);
+      }
+    }
+    compaction = null;
+    pool = null;
+    provisioner = null;
+    catalog = null;
   }
 
   private PluginMetrics pluginMetrics() {
@@ -150,11 +203,46 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void put(Collection<SinkRecord> records) {
+    if (fenced != null) {
+      throw fenced;
+    }
+    if (skipRedelivery) {
+      skipRedelivery = false;
+      return;
+    }
+    for (SinkRecord record : records) {
+      offsets.delivered(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset());
+    }
+    boolean committed;
+    try {
+      committed = putRecords(records);
+    } catch (RuntimeException e) {
+      throw onFailure(e, "writing a batch of " + records.size() + " records", true);
+    }
+    if (committed || !records.isEmpty()) {
+      outages.succeeded();
+    }
+  }
+
+  /** Processes the records, then commits if due; true when it committed. */
+  private boolean putRecords(Collection<SinkRecord> records) {
+    if (catalog == null) {
+      openLake(); // closed after a failure
+    }
+    if (!databaseChecked) {
+      // here, not in start: Connect retries put, but fails a task whose start failed
+      LakeTables.createDatabaseIfAbsent(catalog, config.database());
+      databaseChecked = true;
+    }
     for (SinkRecord record : records) {
       process(record);
     }
+    boolean committed = false;
     if (offsets.commitDue(pool.bufferedBytes())) {
       commitAll();
+      committed = true;
       // let Connect store the new positions now rather than at its next offset flush
       context.requestCommit();
     }
@@ -163,6 +251,51 @@ public final class ChangelakeSinkTask extends SinkTask {
       // the buffered rows are due, even if no record does
       context.timeout(Math.max(1, offsets.millisUntilDue()));
     }
+    return committed;
+  }
+
+  /**
+   * A failure in put, preCommit or close. Transient (the object store, the catalog or lock
+   * database, the broker unavailable) and within retry.max.duration.ms: everything not committed is
+   * dropped and its records are read again from the committed positions, exactly as after a crash.
+   * A commit that failed may or may not have landed; the re-opened writers and the offsets the
+   * tables record settle that, as on a restart. Otherwise the task fails with what to fix.
+   *
+   * @param redelivered true when Connect delivers the failed batch again (RetriableException from
+   *     put); that delivery is then skipped, as its records come again after the rewind
+   */
+  private RuntimeException onFailure(RuntimeException error, String doing, boolean redelivered) {
+    OutageTracker.Decision decision = outages.failed(error, doing);
+    if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
+      return new ConnectException(giveUp.message(), error);
+    }
+    OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
+    Map<TopicPartition, Long> rewind = discardUncommitted();
+    context.offset(rewind);
+    context.timeout(retry.backoff().toMillis());
+    skipRedelivery = redelivered;
+    return new RetriableException(
+        doing
+            + " failed because "
+            + retry.failure().dependency().description()
+            + " is unavailable (retry "
+            + retry.retry()
+            + " in "
+            + retry.backoff().toMillis()
+            + " ms, reading again from "
+            + rewind
+            + "): "
+            + retry.failure().reason(),
+        error);
+  }
+
+  /** Drops every row not committed; returns the positions to read again from. */
+  private Map<TopicPartition, Long> discardUncommitted() {
+    closeLake();
+    // table state is rebuilt on next use: converters, what each table contains
+    tables.clear();
+    order.rewind();
+    return offsets.rewind();
   }
 
   private void process(SinkRecord record) {
@@ -183,6 +316,10 @@ public final class ChangelakeSinkTask extends SinkTask {
         | DecodingException
         | ValueConversionException
         | SchemaEvolutionException e) {
+      if (Failures.isTransient(e)) {
+        // the storage or catalog failed, not the record: never dead-letter it for that
+        throw ErrorHandler.describe(record, table, e);
+      }
       errors.handle(record, table, e);
       metrics.recordToDlq();
     } catch (ConnectException e) {
@@ -276,7 +413,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** The processed positions with {@code table}'s marks, as its commits record them. */
   private SourceProgress progress(TableState table) {
-    return progress(table, OffsetTracker.asSourcePartitions(offsets.processedSnapshot()));
+    return progress(table, positionsToCommit());
   }
 
   private SourceProgress progress(TableState table, Map<SourcePartition, Long> positions) {
@@ -350,10 +487,17 @@ public final class ChangelakeSinkTask extends SinkTask {
     switch (truncatePolicy) {
       case IGNORE -> LOG.info("Ignoring truncate of {} at {}", id, truncate.origin().describe());
       case FAIL ->
-          throw new RecordException(
-              "The source table was truncated and table."
+          // not a bad record: fail means fail, also with errors.tolerance=all (a dead-letter
+          // record would let the rows the source deleted stay in the table unnoticed)
+          throw new ConnectException(
+              "Cannot apply the truncate at "
+                  + truncate.origin().describe()
+                  + " to table "
+                  + id.getFullName()
+                  + ": the source table was truncated and table."
                   + table.settings.name()
-                  + ".truncate-policy=fail; set it to delete-all or ignore to proceed");
+                  + ".truncate-policy=fail stops the task (also with errors.tolerance=all); set it"
+                  + " to delete-all or ignore to proceed");
       case DELETE_ALL -> {
         SourceTable source = sourceName(truncate.origin(), truncate.source());
         if (router.mayCombineSources(truncate.origin().topic())
@@ -376,10 +520,10 @@ public final class ChangelakeSinkTask extends SinkTask {
         // the truncate's snapshot records the positions just past it: a task restarted after it
         // neither replays the truncate nor the rows it deleted
         SourceProgress before = progress(table);
-        Map<TopicPartition, Long> positions = new HashMap<>(offsets.processedSnapshot());
-        positions.put(truncate.origin().consumed(), truncate.origin().offset() + 1);
+        Map<SourcePartition, Long> positions = new HashMap<>(positionsToCommit());
+        positions.put(sourcePartition(truncate.origin()), truncate.origin().offset() + 1);
         table.truncated(at);
-        SourceProgress after = progress(table, OffsetTracker.asSourcePartitions(positions));
+        SourceProgress after = progress(table, positions);
         // rows the source wrote after the truncate survive it, whatever order they were consumed
         // in: other partitions' rows consumed before it, and other tasks' committed rows
         int[] sequence = SequenceColumns.indexesIn(table.writer().table().rowType());
@@ -419,6 +563,17 @@ public final class ChangelakeSinkTask extends SinkTask {
     return table;
   }
 
+  /**
+   * The processed positions, for a commit to record. Records sent to the dead-letter queue count as
+   * processed only once they are there: every commit, whatever triggers it (a round, a lookup, a
+   * reopen, a truncate), waits for them, or a crash could leave them neither in the queue nor
+   * replayed.
+   */
+  private Map<SourcePartition, Long> positionsToCommit() {
+    errors.awaitReported();
+    return OffsetTracker.asSourcePartitions(offsets.processedSnapshot());
+  }
+
   private static SourcePartition sourcePartition(Origin origin) {
     return new SourcePartition(origin.consumed().topic(), origin.consumed().partition());
   }
@@ -433,6 +588,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     commitTables(OffsetTracker.asSourcePartitions(snapshot), id -> true);
     offsets.committed(snapshot);
+    order.committed();
     metrics.commitRound((System.nanoTime() - start) / 1_000_000);
     pool.closeIdle();
   }
@@ -462,17 +618,83 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-    if (offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
-      commitAll();
+    // without a catalog (closed after a failure) nothing is processed since the last commit
+    if (catalog != null && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
+      try {
+        commitAll();
+        outages.succeeded();
+      } catch (RuntimeException e) {
+        // throwing would make Connect rewind to its own last committed offsets; the task's
+        // rewind is the same, and keeps the retry bookkeeping in one place
+        RuntimeException failure = onFailure(e, "committing the tables", false);
+        if (!(failure instanceof RetriableException)) {
+          // Connect rewinds to the offsets last reported and keeps the task running
+          abandonUncommitted(failure);
+          throw failure;
+        }
+        LOG.debug("Commit on offset flush failed; rewound", failure);
+      }
     }
     return offsets.committedOffsets(currentOffsets.keySet());
+  }
+
+  /**
+   * After a failed commit round in {@code preCommit}, Connect rewinds the consumer to the positions
+   * last reported and delivers those records again, so everything not committed is dropped here and
+   * each table's committed offsets are read again: tables the round committed skip the replayed
+   * records (aggregation tables would count them twice), and a commit that failed yet landed is not
+   * committed a second time with the replayed rows.
+   */
+  private void abandonUncommitted(RuntimeException failure) {
+    LOG.warn(
+        "A commit round failed; Connect replays from the positions last reported, so the rows"
+            + " not committed are dropped and each table's committed offsets are read again",
+        failure);
+    try {
+      pool.discardUncommitted();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    offsets.rewind();
+    order.rewind();
+    for (TableState table : tables.values()) {
+      table.dirty = false;
+      table.forgetContained();
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof WriterFencedException) {
+        fenced = new ConnectException(t.getMessage(), failure);
+      }
+    }
+  }
+
+  /** Tables whose writer is open (not closed as idle), for tests. */
+  List<Identifier> openWriters() {
+    return pool.openTables();
+  }
+
+  /** Makes the next {@code preCommit} commit, as if the commit interval had elapsed. */
+  void dueForCommit() {
+    offsets.expireInterval();
   }
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
     // the next owner of these partitions starts from what the tables contain: commit it all
-    if (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty)) {
-      commitAll();
+    if (catalog != null
+        && (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty))) {
+      try {
+        commitAll();
+      } catch (RuntimeException e) {
+        // these partitions' next owner reads them from the committed offsets: only the
+        // partitions this task keeps are read again here
+        offsets.forget(partitions);
+        RuntimeException failure = onFailure(e, "committing before partitions move", false);
+        if (!(failure instanceof RetriableException)) {
+          throw failure;
+        }
+        LOG.warn("Commit before partitions move failed; rewound: {}", failure.getMessage());
+      }
     }
     offsets.forget(partitions);
     order.forget(partitions);

@@ -18,11 +18,32 @@ final class OffsetTracker {
   private final long bufferBytes;
   private final Map<TopicPartition, Long> processed = new HashMap<>();
   private final Map<TopicPartition, Long> committed = new HashMap<>();
+  // the first offset delivered per partition since it was assigned: where a rewind goes back to
+  // while nothing of the partition is committed yet
+  private final Map<TopicPartition, Long> firstDelivered = new HashMap<>();
   private long lastCommitNanos = System.nanoTime();
 
   OffsetTracker(Duration interval, long bufferBytes) {
     this.interval = interval;
     this.bufferBytes = bufferBytes;
+  }
+
+  /** Connect delivered the record at {@code offset} (whether or not it gets processed). */
+  void delivered(TopicPartition partition, long offset) {
+    firstDelivered.putIfAbsent(partition, offset);
+  }
+
+  /**
+   * Forgets every position not committed to the tables, for records that must be delivered again,
+   * and returns where each partition delivered so far has to be read from: its committed position,
+   * else the first offset delivered.
+   */
+  Map<TopicPartition, Long> rewind() {
+    Map<TopicPartition, Long> to = new HashMap<>(firstDelivered);
+    to.putAll(committed);
+    processed.clear();
+    processed.putAll(committed);
+    return to;
   }
 
   /** Every record of {@code partition} before {@code nextOffset} is processed. */
@@ -76,11 +97,17 @@ final class OffsetTracker {
     return out;
   }
 
+  /** Makes the next {@link #intervalElapsed} true, for tests of the commit path. */
+  void expireInterval() {
+    lastCommitNanos = System.nanoTime() - interval.toNanos();
+  }
+
   void forget(Collection<TopicPartition> partitions) {
     partitions.forEach(
         tp -> {
           processed.remove(tp);
           committed.remove(tp);
+          firstDelivered.remove(tp);
         });
   }
 }

@@ -27,6 +27,9 @@ import org.apache.kafka.connect.errors.ConnectException;
  */
 final class SourceOrder {
   private final Map<TopicPartition, SourcePosition> reached = new HashMap<>();
+  // reached as of the last commit round: a rewind to the committed offsets reads the records after
+  // them again, and a tombstone among them must not be ordered after records that follow it
+  private final Map<TopicPartition, SourcePosition> reachedAtCommit = new HashMap<>();
 
   /**
    * The position to order {@code position} (a record's own, possibly unknown) by, for table {@code
@@ -118,8 +121,21 @@ final class SourceOrder {
     return marks;
   }
 
+  /** The positions processed so far are committed. */
+  void committed() {
+    reachedAtCommit.clear();
+    reachedAtCommit.putAll(reached);
+  }
+
+  /** Processing goes back to the committed positions. */
+  void rewind() {
+    reached.clear();
+    reached.putAll(reachedAtCommit);
+  }
+
   void forget(Collection<TopicPartition> partitions) {
     partitions.forEach(reached::remove);
+    partitions.forEach(reachedAtCommit::remove);
   }
 
   private Optional<SourcePosition> bound(TopicPartition partition, TableState table) {

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.types.RowType;
 
 /** What a task knows about one table it writes. */
 final class TableState {
@@ -33,6 +34,9 @@ final class TableState {
   // schema instance of the record before, so check that first
   private Schema lastSchema;
   private RowConverter lastConverter;
+  // the row type the converters write; the pool may reopen the writer (after closing it idle) on
+  // a newer schema another task evolved to, and a converter of the old one would misalign columns
+  private RowType convertersRowType;
 
   /** The next offset per partition the table already contains; null until read. */
   private Map<SourcePartition, Long> contained;
@@ -75,6 +79,13 @@ final class TableState {
   }
 
   RowConverter converter(Schema schema) {
+    RowType current = writer().table().rowType();
+    if (current != convertersRowType) {
+      if (convertersRowType != null && !current.equals(convertersRowType)) {
+        clearConverters();
+      }
+      convertersRowType = current;
+    }
     if (schema == lastSchema) {
       return lastConverter;
     }
@@ -87,6 +98,7 @@ final class TableState {
   }
 
   void converter(Schema schema, RowConverter converter) {
+    convertersRowType = writer().table().rowType();
     converters.put(schema, converter);
     lastSchema = schema;
     lastConverter = converter;

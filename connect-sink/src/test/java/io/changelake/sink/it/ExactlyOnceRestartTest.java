@@ -117,7 +117,9 @@ class ExactlyOnceRestartTest {
                       null);
               for (ObjectName name : names) {
                 String tag = name.getKeyProperty("table");
-                if (table == null ? tag == null : table.equals(tag)) {
+                // task-level metrics carry neither a table nor a dependency tag
+                boolean taskLevel = tag == null && name.getKeyProperty("dependency") == null;
+                if (table == null ? taskLevel : table.equals(tag)) {
                   value[0] = ((Number) server.getAttribute(name, metric)).longValue();
                   return true;
                 }

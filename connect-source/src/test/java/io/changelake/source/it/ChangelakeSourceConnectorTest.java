@@ -215,14 +215,28 @@ class ChangelakeSourceConnectorTest {
     kafka.startConnector(
         "flat", config("tables", "flat_db.t", "record.format", "flat", "start.position", "full"));
     kafka.awaitEvents("flat_db.t", 1);
-    lake.commit(table, upsert(1, "a", 2), delete(1, "a", 2));
+    lake.commit(table, upsert(1, "a2", 2));
+    lake.commit(table, delete(1, "a2", 2));
     lake.commit(table, upsert(2, "b", 3));
-    List<Event> events = kafka.awaitEvents("flat_db.t", 4);
+    // r, u, d and its tombstone, c
+    List<Event> events = kafka.awaitEvents("flat_db.t", 5);
+    assertThat(events).hasSize(5);
     assertThat(events.get(0).value().schema().name()).isEqualTo("flat_db.t.Value");
-    assertThat(events.get(0).value().getString("__op")).isEqualTo("r");
-    assertThat(events.get(0).value().getString("name")).isEqualTo("a");
-    assertThat(events.stream().filter(e -> !e.tombstone()).map(e -> e.value().getString("__op")))
-        .contains("r", "c");
+    // each flat value is the whole row (for a delete the old row) and its operation
+    assertThat(events.stream().filter(e -> !e.tombstone()))
+        .extracting(
+            e ->
+                e.value().getString("__op")
+                    + " "
+                    + e.value().getInt32("id")
+                    + " "
+                    + e.value().getString("name")
+                    + " "
+                    + e.value().getInt32("qty"))
+        .containsExactly("r 1 a 1", "u 1 a2 2", "d 1 a2 2", "c 2 b 3");
+    assertThat(events.get(3).tombstone()).as("a tombstone follows the delete").isTrue();
+    assertThat(events.get(3).id()).isEqualTo(1);
+    assertThat(events).allSatisfy(e -> assertThat(e.key().schema().fields()).hasSize(1));
   }
 
   @Test

@@ -21,8 +21,22 @@ import java.util.Map;
 public final class DbTableReader {
   private DbTableReader() {}
 
-  /** A column and its PostgreSQL type name ({@code int4}, {@code _text}, an enum's name). */
-  public record Column(String name, String pgType) {}
+  /**
+   * A column: its PostgreSQL type name as JDBC reports it ({@code int4}, {@code _text}, an enum's
+   * name), its declared type as PostgreSQL spells it ({@code format_type}: {@code integer}, {@code
+   * numeric(12,3)}, {@code timestamp without time zone}, {@code integer[]}; {@code enum} and {@code
+   * enum[]} for user-defined enums) and whether it is NOT NULL.
+   */
+  public record Column(String name, String pgType, String declaredType, boolean notNull) {
+    /** The column of one element of this array column. */
+    public Column element() {
+      if (!pgType.startsWith("_") || !declaredType.endsWith("[]")) {
+        throw new IllegalStateException(name + " is not an array column: " + declaredType);
+      }
+      return new Column(
+          name, pgType.substring(1), declaredType.substring(0, declaredType.length() - 2), false);
+    }
+  }
 
   /** All rows of a table, raw JDBC values converted to java.time where PostgreSQL allows it. */
   public record Contents(
@@ -44,12 +58,19 @@ public final class DbTableReader {
       if (key.isEmpty()) {
         key = primaryKey(c, schema, table);
       }
+      Map<String, Column> declared = declaredColumns(c, schema, table);
       try (Statement s = c.createStatement();
           ResultSet rs = s.executeQuery("SELECT * FROM " + qualified)) {
         ResultSetMetaData md = rs.getMetaData();
         List<Column> columns = new ArrayList<>();
         for (int i = 1; i <= md.getColumnCount(); i++) {
-          columns.add(new Column(md.getColumnName(i), md.getColumnTypeName(i)));
+          Column d = declared.get(md.getColumnName(i));
+          columns.add(
+              new Column(
+                  md.getColumnName(i),
+                  md.getColumnTypeName(i),
+                  d == null ? md.getColumnTypeName(i) : d.declaredType(),
+                  d != null && d.notNull()));
         }
         List<Map<String, Object>> rows = new ArrayList<>();
         while (rs.next()) {
@@ -110,6 +131,32 @@ public final class DbTableReader {
         }
         return raw;
     }
+  }
+
+  /** Declared type and NOT NULL of every column, by name, as the catalog has them. */
+  private static Map<String, Column> declaredColumns(Connection c, String schema, String table)
+      throws SQLException {
+    String sql =
+        "SELECT a.attname, a.attnotnull, format_type(a.atttypid, a.atttypmod),"
+            + " t.typtype = 'e', coalesce(e.typtype = 'e', false)"
+            + " FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid"
+            + " LEFT JOIN pg_type e ON e.oid = t.typelem AND t.typcategory = 'A'"
+            + " WHERE a.attrelid = (quote_ident(?) || '.' || quote_ident(?))::regclass"
+            + " AND a.attnum > 0 AND NOT a.attisdropped";
+    Map<String, Column> out = new LinkedHashMap<>();
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, schema);
+      ps.setString(2, table);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          // enums are keyed by kind, not by their user-chosen names
+          String declared =
+              rs.getBoolean(4) ? "enum" : rs.getBoolean(5) ? "enum[]" : rs.getString(3);
+          out.put(rs.getString(1), new Column(rs.getString(1), null, declared, rs.getBoolean(2)));
+        }
+      }
+    }
+    return out;
   }
 
   private static List<String> primaryKey(Connection c, String schema, String table)

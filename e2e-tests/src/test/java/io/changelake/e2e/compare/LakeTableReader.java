@@ -84,6 +84,20 @@ public final class LakeTableReader {
     }
   }
 
+  /** The current row type of {@code database.table} (fresh catalog: schema changes are seen). */
+  public static RowType rowType(Map<String, String> catalogOptions, String database, String table) {
+    Map<String, String> options = new HashMap<>(catalogOptions);
+    options.put("cache-enabled", "false");
+    try (Catalog catalog =
+        CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)))) {
+      return catalog.getTable(Identifier.create(database, table)).rowType();
+    } catch (Catalog.TableNotExistException e) {
+      throw new TableMissing(database + "." + table);
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read lake table " + database + "." + table, e);
+    }
+  }
+
   /** Rows of an already opened table. */
   public static List<Map<String, Object>> readTable(Table t) throws java.io.IOException {
     RowType rowType = t.rowType();

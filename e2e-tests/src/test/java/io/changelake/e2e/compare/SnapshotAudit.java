@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.paimon.Snapshot;
@@ -60,6 +61,44 @@ public record SnapshotAudit(String table, List<Commit> snapshots, List<String> u
     }
     List<String> unreferenced = stored.stream().filter(f -> !added.contains(f)).sorted().toList();
     return new SnapshotAudit(table.fullName(), List.copyOf(commits), unreferenced);
+  }
+
+  /**
+   * Every trace of a lost snapshot, one readable line each, empty when there is none — by three
+   * independent ledgers: snapshot ids with a hole (a snapshot file gone); a commit user's
+   * identifiers 1..n with a hole (its snapshot replaced by a racer's of the same id, or removed); a
+   * user holding fewer (or more) snapshots than the commits it saw succeed ({@code
+   * reportedCommits}, user -> count, e.g. the sink's {@code table-commits-total}; users not in the
+   * map are not counted); and data or changelog files in storage that no snapshot added (the files
+   * of a lost snapshot, or of a commit Paimon dropped for its stale identifier).
+   */
+  public List<String> lostSnapshots(Map<String, Long> reportedCommits) {
+    List<String> problems = new ArrayList<>();
+    if (!missingSnapshotIds().isEmpty()) {
+      problems.add(table + ": snapshot files missing: " + missingSnapshotIds());
+    }
+    for (String user : reportedCommits.keySet()) {
+      List<Long> missing = missingIdentifiers(user);
+      if (!missing.isEmpty()) {
+        problems.add(table + ": commits of " + user + " missing: " + missing);
+      }
+      long reported = reportedCommits.get(user);
+      if (snapshotsOf(user) != reported) {
+        problems.add(
+            table
+                + ": "
+                + user
+                + " reports "
+                + reported
+                + " commits, the table holds "
+                + snapshotsOf(user)
+                + " snapshots of it");
+      }
+    }
+    if (!unreferencedFiles.isEmpty()) {
+      problems.add(table + ": files no snapshot added: " + unreferencedFiles);
+    }
+    return problems;
   }
 
   /**

@@ -13,8 +13,10 @@ import java.util.function.Supplier;
 /**
  * Compares a PostgreSQL table with a Paimon table (or with another PostgreSQL table, {@link
  * DbTable}) row by row, keyed by the database table's primary key, every database column checked
- * (values brought together by {@link Normalizer}). Columns only the lake has (platform bookkeeping,
- * columns the database dropped) are not compared.
+ * (values brought together by {@link Normalizer}). For a Paimon table the schema is checked too:
+ * every database column's lake column must have the type and nullability {@link ExpectedLakeTypes}
+ * lists for it. Columns only the lake has (platform bookkeeping, columns the database dropped) are
+ * not compared.
  */
 public final class TableComparison {
   private static final int MAX_REPORTED = 25;
@@ -29,6 +31,24 @@ public final class TableComparison {
     default String side() {
       return "lake";
     }
+
+    /**
+     * The comparable form of a database value of {@code column}; the same method must bring this
+     * side's values ({@link #normalize}) to the same form.
+     */
+    default Object reference(DbTableReader.Column column, Object value) {
+      return Normalizer.database(column, value);
+    }
+
+    /** The comparable form of a value this side read for {@code column}: a lake's, strictly. */
+    default Object normalize(DbTableReader.Column column, Object value) {
+      return Normalizer.lake(column, value);
+    }
+
+    /** Column type differences of this side against {@code db}: none for a side without types. */
+    default List<String> typeDifferences(DbTableReader.Contents db) {
+      return List.of();
+    }
   }
 
   /** Where a Paimon table lives. */
@@ -37,6 +57,12 @@ public final class TableComparison {
     @Override
     public List<Map<String, Object>> read() {
       return LakeTableReader.read(catalogOptions, database, table);
+    }
+
+    @Override
+    public List<String> typeDifferences(DbTableReader.Contents db) {
+      return TableComparison.typeDifferences(
+          db, LakeTableReader.rowType(catalogOptions, database, table));
     }
 
     @Override
@@ -67,27 +93,84 @@ public final class TableComparison {
     }
 
     @Override
+    public Object reference(DbTableReader.Column column, Object value) {
+      return Normalizer.mirror(column, value);
+    }
+
+    @Override
+    public Object normalize(DbTableReader.Column column, Object value) {
+      return Normalizer.mirror(column, value);
+    }
+
+    @Override
     public String toString() {
       return "mirror table " + database + "." + schema + "." + table;
     }
   }
 
-  /** Differences between the two tables, empty when equal; each entry is one readable line. */
-  public static List<String> differences(
-      DbTableReader.Contents db, List<Map<String, Object>> lakeRows) {
-    return differences(db, lakeRows, "lake");
+  /**
+   * Differences between the columns of {@code db} and the lake's {@code rowType}: each database
+   * column's lake column must have exactly the type (nullability included) {@link
+   * ExpectedLakeTypes} lists. A column missing from the lake is reported by the value comparison.
+   */
+  public static List<String> typeDifferences(
+      DbTableReader.Contents db, org.apache.paimon.types.RowType rowType) {
+    List<String> diffs = new ArrayList<>();
+    Map<String, org.apache.paimon.types.DataField> lakeByLowerName = new TreeMap<>();
+    rowType.getFields().forEach(f -> lakeByLowerName.put(f.name().toLowerCase(Locale.ROOT), f));
+    for (DbTableReader.Column c : db.columns()) {
+      org.apache.paimon.types.DataField f = lakeByLowerName.get(c.name().toLowerCase(Locale.ROOT));
+      if (f == null) {
+        continue;
+      }
+      var expected = ExpectedLakeTypes.of(c, db.primaryKey().contains(c.name()));
+      if (expected.isEmpty()) {
+        diffs.add(
+            "column "
+                + c.name()
+                + " ("
+                + c.declaredType()
+                + "): no expected lake type in ExpectedLakeTypes, the lake has "
+                + f.type().asSQLString());
+      } else if (!expected.get().equals(f.type())) {
+        diffs.add(
+            "column "
+                + c.name()
+                + " ("
+                + c.declaredType()
+                + "): lake type "
+                + f.type().asSQLString()
+                + ", expected "
+                + expected.get().asSQLString());
+      }
+    }
+    return diffs;
   }
 
-  /** As above, the compared side called {@code side} in the difference lines. */
+  /**
+   * Value differences between the two tables, lake values read strictly ({@link Normalizer#lake}),
+   * empty when equal; each entry is one readable line.
+   */
   public static List<String> differences(
-      DbTableReader.Contents db, List<Map<String, Object>> lakeRows, String side) {
+      DbTableReader.Contents db, List<Map<String, Object>> lakeRows) {
+    return differences(db, lakeRows, new LakeTable(Map.of(), "", ""));
+  }
+
+  /** As above, values normalised and differences named as {@code side} says. */
+  public static List<String> differences(
+      DbTableReader.Contents db, List<Map<String, Object>> lakeRows, TableReader reader) {
+    String side = reader.side();
     List<String> diffs = new ArrayList<>();
     Map<String, DbTableReader.Column> byLowerName = new TreeMap<>();
     db.columns().forEach(c -> byLowerName.put(c.name().toLowerCase(Locale.ROOT), c));
 
     Map<String, Map<String, Object>> dbByKey = new TreeMap<>();
     for (Map<String, Object> row : db.rows()) {
-      dbByKey.put(key(db, row, true), normalizeDbRow(db, row));
+      Map<String, Object> normalized = new TreeMap<>();
+      for (DbTableReader.Column c : db.columns()) {
+        normalized.put(c.name(), reader.reference(c, row.get(c.name())));
+      }
+      dbByKey.put(key(db, normalized), normalized);
     }
     Map<String, Map<String, Object>> lakeByKey = new TreeMap<>();
     List<String> missingColumns = new ArrayList<>();
@@ -104,12 +187,13 @@ public final class TableComparison {
           continue;
         }
         try {
-          row.put(c.name(), Normalizer.normalize(c.pgType(), lower.get(name)));
+          row.put(c.name(), reader.normalize(c, lower.get(name)));
         } catch (RuntimeException e) {
-          row.put(c.name(), "<unreadable " + lower.get(name) + ": " + e.getMessage() + ">");
+          // the reason first: show() cuts long texts in the middle
+          row.put(c.name(), "<unreadable: " + e.getMessage() + ">");
         }
       }
-      String k = key(db, row, false);
+      String k = key(db, row);
       if (lakeByKey.put(k, row) != null) {
         diffs.add("key " + k + ": more than one row in the " + side);
       }
@@ -196,7 +280,7 @@ public final class TableComparison {
     while (true) {
       DbTableReader.Contents contents = db.get();
       try {
-        List<String> diffs = differences(contents, lake.read(), lake.side());
+        List<String> diffs = allDifferences(contents, lake);
         if (diffs.isEmpty()) {
           return;
         }
@@ -223,7 +307,7 @@ public final class TableComparison {
 
   /** Fails at once, with a readable diff, unless the tables are equal now. */
   public static void assertEqual(DbTableReader.Contents db, TableReader lake) {
-    List<String> diffs = differences(db, lake.read(), lake.side());
+    List<String> diffs = allDifferences(db, lake);
     if (!diffs.isEmpty()) {
       throw new AssertionError(report(db, lake, diffs));
     }
@@ -247,29 +331,20 @@ public final class TableComparison {
     return s.toString();
   }
 
-  private static Map<String, Object> normalizeDbRow(
-      DbTableReader.Contents db, Map<String, Object> row) {
-    Map<String, Object> out = new TreeMap<>();
-    for (DbTableReader.Column c : db.columns()) {
-      out.put(c.name(), Normalizer.normalize(c.pgType(), row.get(c.name())));
-    }
-    return out;
+  /** Type differences first (they explain the value differences), then value differences. */
+  private static List<String> allDifferences(DbTableReader.Contents db, TableReader lake) {
+    List<String> diffs = new ArrayList<>(lake.typeDifferences(db));
+    diffs.addAll(differences(db, lake.read(), lake));
+    return diffs;
   }
 
-  private static String key(DbTableReader.Contents db, Map<String, Object> row, boolean raw) {
+  private static String key(DbTableReader.Contents db, Map<String, Object> normalizedRow) {
     StringBuilder k = new StringBuilder("(");
     for (String col : db.primaryKey()) {
-      String type =
-          db.columns().stream()
-              .filter(c -> c.name().equals(col))
-              .findFirst()
-              .orElseThrow()
-              .pgType();
-      Object v = raw ? Normalizer.normalize(type, row.get(col)) : row.get(col);
       if (k.length() > 1) {
         k.append(", ");
       }
-      k.append(col).append('=').append(Normalizer.show(v));
+      k.append(col).append('=').append(Normalizer.show(normalizedRow.get(col)));
     }
     return k.append(')').toString();
   }

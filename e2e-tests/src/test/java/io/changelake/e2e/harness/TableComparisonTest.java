@@ -16,9 +16,13 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -34,6 +38,7 @@ import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,12 +47,18 @@ import org.junit.jupiter.api.io.TempDir;
 import org.postgresql.util.PGInterval;
 
 /**
- * The row-by-row comparison on real parts: a Paimon table written with a plausible type mapping for
- * every PostgreSQL type of scenario 1 compares equal to the database, and a changed value, a
- * missing row and an extra row each show up as a readable difference.
+ * The row-by-row comparison on real parts: a Paimon table written with the mapping {@code
+ * ExpectedLakeTypes} lists for every PostgreSQL type of scenario 1 compares equal to the database;
+ * a changed value, a missing row and an extra row each show up as a readable difference; and every
+ * wrong type mapping a regression could make (an integer as STRING, a numeric as DOUBLE or with
+ * another scale, TIMESTAMP and TIMESTAMP_LTZ swapped, a naive time, a NOT NULL where the database
+ * allows NULL) fails twice over: on the lake column's type, and on the values alone. The one
+ * leniency left, Debezium's interval arithmetic, lets through Debezium's value and nothing else.
  */
 class TableComparisonTest {
   static PostgresServer pg;
+  static DbTableReader.Contents db;
+  static DbTableReader.Contents spans;
 
   @TempDir Path warehouse;
 
@@ -57,6 +68,13 @@ class TableComparisonTest {
     pg.createDatabase("cmp");
     AllTypesTable.create(pg, "cmp");
     AllTypesTable.insert(pg, "cmp", 1, 30);
+    pg.execute(
+        "cmp",
+        "CREATE TABLE spans (id int PRIMARY KEY, d interval)",
+        "INSERT INTO spans VALUES (1, '1 mon'), (2, '1 year 2 mons 3 days 04:05:06.000007'),"
+            + " (3, '-3 days 00:00:00.5'), (4, NULL)");
+    db = DbTableReader.read(pg, "cmp", "public", AllTypesTable.TABLE);
+    spans = DbTableReader.read(pg, "cmp", "public", "spans");
   }
 
   @AfterAll
@@ -68,11 +86,8 @@ class TableComparisonTest {
 
   @Test
   void equalTablesCompareEqualAndEveryKindOfDifferenceIsReported() throws Exception {
-    DbTableReader.Contents db = DbTableReader.read(pg, "cmp", "public", AllTypesTable.TABLE);
     assertThat(db.rows()).hasSize(30);
-    LakeTable lake =
-        new LakeTable(LakeTableReader.fileWarehouse(warehouse), "cmp", AllTypesTable.TABLE);
-    write(lake, db.rows());
+    LakeTable lake = write("equal", columns(), db.rows());
 
     TableComparison.assertEqual(db, lake);
 
@@ -82,145 +97,309 @@ class TableComparisonTest {
       if (id == 3) {
         continue; // missing in the lake
       }
-      Map<String, Object> copy = new java.util.LinkedHashMap<>(row);
+      Map<String, Object> copy = new LinkedHashMap<>(row);
       if (id == 2) {
         copy.put("c_time", ((LocalTime) row.get("c_time")).withNano(0));
       }
       changed.add(copy);
     }
-    Map<String, Object> extra = new java.util.LinkedHashMap<>(db.rows().get(0));
+    Map<String, Object> extra = new LinkedHashMap<>(db.rows().get(0));
     extra.put("id", 99);
     changed.add(extra);
-    List<String> diffs = TableComparison.differences(db, lakeRowsOf(changed, lake));
+    LakeTable partial = write("partial", columns(), changed);
+    List<String> diffs = TableComparison.differences(db, partial.read());
     assertThat(diffs)
         .hasSize(3)
         .anySatisfy(d -> assertThat(d).startsWith("key (id=2) column c_time (time): database"))
         .anySatisfy(d -> assertThat(d).startsWith("key (id=3): missing in the lake"))
         .anySatisfy(d -> assertThat(d).startsWith("key (id=99): in the lake but not"));
-    assertThatThrownBy(
-            () -> {
-              Path other = warehouse.resolve("other");
-              LakeTable partial =
-                  new LakeTable(LakeTableReader.fileWarehouse(other), "cmp", AllTypesTable.TABLE);
-              write(partial, changed);
-              TableComparison.assertEqual(db, partial);
-            })
+    assertThatThrownBy(() -> TableComparison.assertEqual(db, partial))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("3 difference(s)")
         .hasMessageContaining("key (id=2) column c_time");
   }
 
-  /** Round-trips rows through a second real Paimon table and reads them back. */
-  private List<Map<String, Object>> lakeRowsOf(List<Map<String, Object>> rows, LakeTable like)
-      throws Exception {
-    Path dir = warehouse.resolve("scratch-" + System.nanoTime());
-    LakeTable scratch =
-        new LakeTable(LakeTableReader.fileWarehouse(dir), like.database(), like.table());
-    write(scratch, rows);
-    return scratch.read();
+  @Test
+  void anIntegerColumnStoredAsTextFails() throws Exception {
+    assertWrongMapping(
+        "c_integer",
+        DataTypes.STRING(),
+        TableComparisonTest::str,
+        "lake type STRING, expected INT");
   }
 
-  /** Writes JDBC rows into a new Paimon table, mapping types the way a sink plausibly would. */
-  private static void write(LakeTable lake, List<Map<String, Object>> rows) throws Exception {
-    Schema schema =
-        Schema.newBuilder()
-            .column("id", DataTypes.INT().notNull())
-            .column("c_smallint", DataTypes.SMALLINT())
-            .column("c_integer", DataTypes.INT())
-            .column("c_bigint", DataTypes.BIGINT())
-            .column("c_numeric", DataTypes.DECIMAL(12, 3))
-            .column("c_numeric_free", DataTypes.STRING())
-            .column("c_real", DataTypes.FLOAT())
-            .column("c_double", DataTypes.DOUBLE())
-            .column("c_text", DataTypes.STRING())
-            .column("c_varchar", DataTypes.VARCHAR(20))
-            .column("c_char", DataTypes.CHAR(5))
-            .column("c_boolean", DataTypes.BOOLEAN())
-            .column("c_date", DataTypes.DATE())
-            .column("c_time", DataTypes.BIGINT())
-            .column("c_timestamp", DataTypes.TIMESTAMP(6))
-            .column("c_timestamptz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
-            .column("c_interval", DataTypes.BIGINT())
-            .column("c_uuid", DataTypes.STRING())
-            .column("c_json", DataTypes.STRING())
-            .column("c_jsonb", DataTypes.STRING())
-            .column("c_bytea", DataTypes.BYTES())
-            .column("c_enum", DataTypes.STRING())
-            .column("c_int_array", DataTypes.ARRAY(DataTypes.INT()))
-            .column("c_text_array", DataTypes.ARRAY(DataTypes.STRING()))
-            .column("_changelake_seq", DataTypes.BIGINT())
-            .primaryKey("id")
-            .option("bucket", "1")
-            .build();
+  @Test
+  void aNumericColumnStoredAsDoubleFails() throws Exception {
+    assertWrongMapping(
+        "c_numeric",
+        DataTypes.DOUBLE(),
+        v -> ((BigDecimal) v).doubleValue(),
+        "lake type DOUBLE, expected DECIMAL(12, 3)");
+  }
+
+  @Test
+  void aNumericColumnWithAnotherScaleFails() throws Exception {
+    // the same numbers, 1234.5670 instead of 1234.567: equal in value, not in type or scale
+    assertWrongMapping(
+        "c_numeric",
+        DataTypes.DECIMAL(13, 4),
+        v -> Decimal.fromBigDecimal(((BigDecimal) v).setScale(4), 13, 4),
+        "lake type DECIMAL(13, 4), expected DECIMAL(12, 3)");
+  }
+
+  @Test
+  void anUnscaledNumericComparesWithoutTrailingZerosAndNoOtherSpelling() throws Exception {
+    // ids 10, 20, 30 end in a zero ('…890.10'): Debezium sends '…890.1', which passes above;
+    // the text as PostgreSQL prints it, zero kept, does not
+    Map<String, Column> columns = columns();
+    columns.put(
+        "c_numeric_free",
+        new Column(DataTypes.STRING(), v -> str(((BigDecimal) v).toPlainString())));
+    assertThat(TableComparison.differences(db, write("zeros", columns, db.rows()).read()))
+        .hasSize(3)
+        .allSatisfy(d -> assertThat(d).contains(" column c_numeric_free (numeric): database '"));
+    assertWrongMapping(
+        "c_numeric_free",
+        DataTypes.DECIMAL(38, 10),
+        v -> Decimal.fromBigDecimal(((BigDecimal) v).setScale(10), 38, 10),
+        "lake type DECIMAL(38, 10), expected STRING");
+  }
+
+  @Test
+  void aTimestampStoredAsAnInstantFails() throws Exception {
+    // the naive value read as UTC: the same digits, but a different type
+    assertWrongMapping(
+        "c_timestamp",
+        DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6),
+        v -> Timestamp.fromInstant(((LocalDateTime) v).toInstant(ZoneOffset.UTC)),
+        "lake type TIMESTAMP(6) WITH LOCAL TIME ZONE, expected TIMESTAMP(6)");
+  }
+
+  @Test
+  void aTimestamptzStoredAsANaiveTimestampFails() throws Exception {
+    // the UTC wall-clock time of the instant: what a sink dropping the zone would write
+    assertWrongMapping(
+        "c_timestamptz",
+        DataTypes.TIMESTAMP(6),
+        v ->
+            Timestamp.fromLocalDateTime(
+                ((OffsetDateTime) v).withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime()),
+        "lake type TIMESTAMP(6), expected TIMESTAMP(6) WITH LOCAL TIME ZONE");
+  }
+
+  @Test
+  void aMicrosecondTimeStoredAsMillisecondTimeFails() throws Exception {
+    assertWrongMapping(
+        "c_time",
+        DataTypes.TIME(3),
+        v -> (int) (((LocalTime) v).toNanoOfDay() / 1_000_000),
+        "lake type TIME(3), expected STRING");
+  }
+
+  @Test
+  void aSmallintWidenedToBigintFails() throws Exception {
+    assertWrongMapping(
+        "c_smallint",
+        DataTypes.BIGINT(),
+        v -> ((Number) v).longValue(),
+        "lake type BIGINT, expected SMALLINT");
+  }
+
+  @Test
+  void aNotNullColumnForANullableOneFails() throws Exception {
+    // every value of the column is written, but the lake declares what the database does not
+    List<Map<String, Object>> rows =
+        db.rows().stream().filter(r -> r.get("c_bigint") != null).toList();
+    DbTableReader.Contents nonNull =
+        new DbTableReader.Contents(db.name(), db.columns(), db.primaryKey(), rows);
+    Map<String, Column> columns = columns();
+    columns.put("c_bigint", new Column(DataTypes.BIGINT().notNull(), v -> v));
+    LakeTable lake = write("notnull", columns, rows);
+    assertThat(TableComparison.differences(nonNull, lake.read())).isEmpty();
+    assertThatThrownBy(() -> TableComparison.assertEqual(nonNull, lake))
+        .hasMessageContaining("1 difference(s)")
+        .hasMessageContaining(
+            "column c_bigint (bigint): lake type BIGINT NOT NULL, expected BIGINT");
+  }
+
+  @Test
+  void intervalsCompareAtDebeziumsPrecisionAndNoOther() throws Exception {
+    // Debezium's MicroDuration: a month is 365.25/12 days, in double arithmetic, truncated
+    Column debezium = new Column(DataTypes.BIGINT(), v -> debeziumMicros((PGInterval) v));
+    LakeTable asDebezium = writeSpans("debezium", debezium);
+    TableComparison.assertEqual(spans, asDebezium);
+
+    // the exact length with a month of 30 days (what a sink parsing ISO text might compute)
+    Column thirtyDays = new Column(DataTypes.BIGINT(), v -> thirtyDayMonthMicros((PGInterval) v));
+    assertThat(TableComparison.differences(spans, writeSpans("thirty", thirtyDays).read()))
+        .hasSize(2)
+        .anySatisfy(d -> assertThat(d).startsWith("key (id=1) column d (interval)"))
+        .anySatisfy(d -> assertThat(d).startsWith("key (id=2) column d (interval)"));
+
+    // one microsecond off Debezium's value
+    Column offByOne = new Column(DataTypes.BIGINT(), v -> debeziumMicros((PGInterval) v) + 1);
+    assertThat(TableComparison.differences(spans, writeSpans("plusone", offByOne).read()))
+        .hasSize(3);
+
+    // the ISO text of the interval: a number is expected
+    Column text = new Column(DataTypes.STRING(), v -> str(((PGInterval) v).getValue()));
+    assertThatThrownBy(() -> TableComparison.assertEqual(spans, writeSpans("text", text)))
+        .hasMessageContaining("column d (interval): lake type STRING, expected BIGINT")
+        .hasMessageContaining("must read as BIGINT (Long), the lake has String");
+  }
+
+  /**
+   * Writes the database rows with {@code column} mapped to {@code type} (values by {@code convert})
+   * and asserts the comparison fails on the column's type and, independently, on its values: for
+   * every row where the column is not NULL.
+   */
+  private void assertWrongMapping(
+      String column, DataType type, Function<Object, Object> convert, String typeDifference)
+      throws Exception {
+    Map<String, Column> columns = columns();
+    columns.put(column, new Column(type, convert));
+    LakeTable lake = write(column + "-" + type.getTypeRoot(), columns, db.rows());
+    long nonNull = db.rows().stream().filter(r -> r.get(column) != null).count();
+
+    List<String> valueDiffs = TableComparison.differences(db, lake.read());
+    assertThat(valueDiffs)
+        .as("the values alone (no schema check) differ in every non-NULL " + column)
+        .hasSize((int) nonNull)
+        .allSatisfy(d -> assertThat(d).contains(" column " + column + " ("));
+    assertThatThrownBy(() -> TableComparison.assertEqual(db, lake))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining((nonNull + 1) + " difference(s)")
+        .hasMessageContaining("column " + column + " (")
+        .hasMessageContaining(typeDifference);
+  }
+
+  /** One lake column: its Paimon type and how a JDBC value becomes a Paimon internal value. */
+  private record Column(DataType type, Function<Object, Object> convert) {}
+
+  /** The expected mapping of every column of {@link AllTypesTable}, as a sink must write it. */
+  private static Map<String, Column> columns() {
+    Map<String, Column> c = new LinkedHashMap<>();
+    c.put("id", new Column(DataTypes.INT().notNull(), v -> v));
+    c.put("c_smallint", new Column(DataTypes.SMALLINT(), v -> ((Number) v).shortValue()));
+    c.put("c_integer", new Column(DataTypes.INT(), v -> v));
+    c.put("c_bigint", new Column(DataTypes.BIGINT(), v -> v));
+    c.put(
+        "c_numeric",
+        new Column(DataTypes.DECIMAL(12, 3), v -> Decimal.fromBigDecimal((BigDecimal) v, 12, 3)));
+    // as Debezium sends a numeric without scale: trailing zeros stripped
+    c.put(
+        "c_numeric_free",
+        new Column(
+            DataTypes.STRING(), v -> str(((BigDecimal) v).stripTrailingZeros().toPlainString())));
+    c.put("c_real", new Column(DataTypes.FLOAT(), v -> v));
+    c.put("c_double", new Column(DataTypes.DOUBLE(), v -> v));
+    c.put("c_text", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put("c_varchar", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    // with PostgreSQL's padding, as pgoutput sends it
+    c.put("c_char", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put("c_boolean", new Column(DataTypes.BOOLEAN(), v -> v));
+    c.put("c_date", new Column(DataTypes.DATE(), v -> (int) ((LocalDate) v).toEpochDay()));
+    c.put(
+        "c_time",
+        new Column(
+            DataTypes.STRING(),
+            v -> str(DateTimeFormatter.ofPattern("HH:mm:ss.SSSSSS").format((LocalTime) v))));
+    c.put(
+        "c_timestamp",
+        new Column(DataTypes.TIMESTAMP(6), v -> Timestamp.fromLocalDateTime((LocalDateTime) v)));
+    c.put(
+        "c_timestamptz",
+        new Column(
+            DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6),
+            v -> Timestamp.fromInstant(((OffsetDateTime) v).toInstant())));
+    c.put("c_interval", new Column(DataTypes.BIGINT(), v -> debeziumMicros((PGInterval) v)));
+    c.put("c_uuid", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put("c_json", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put("c_jsonb", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put("c_bytea", new Column(DataTypes.BYTES(), v -> v));
+    c.put("c_enum", new Column(DataTypes.STRING(), TableComparisonTest::str));
+    c.put(
+        "c_int_array",
+        new Column(DataTypes.ARRAY(DataTypes.INT()), v -> new GenericArray((Object[]) v)));
+    c.put(
+        "c_text_array",
+        new Column(
+            DataTypes.ARRAY(DataTypes.STRING()),
+            v ->
+                new GenericArray(
+                    java.util.Arrays.stream((Object[]) v)
+                        .map(TableComparisonTest::str)
+                        .toArray())));
+    // platform bookkeeping: only the lake has it, never compared
+    c.put("_changelake_seq", new Column(DataTypes.BIGINT(), v -> 1L));
+    return c;
+  }
+
+  private LakeTable writeSpans(String name, Column d) throws Exception {
+    Map<String, Column> columns = new LinkedHashMap<>();
+    columns.put("id", new Column(DataTypes.INT().notNull(), v -> v));
+    columns.put("d", d);
+    return write(name, columns, spans.rows(), "spans");
+  }
+
+  private LakeTable write(String name, Map<String, Column> columns, List<Map<String, Object>> rows)
+      throws Exception {
+    return write(name, columns, rows, AllTypesTable.TABLE);
+  }
+
+  /** Writes JDBC rows into a new Paimon table of its own warehouse {@code name}. */
+  private LakeTable write(
+      String name, Map<String, Column> columns, List<Map<String, Object>> rows, String table)
+      throws Exception {
+    LakeTable lake =
+        new LakeTable(LakeTableReader.fileWarehouse(warehouse.resolve(name)), "cmp", table);
+    Schema.Builder schema = Schema.newBuilder();
+    columns.forEach((n, c) -> schema.column(n, c.type()));
+    schema.primaryKey("id").option("bucket", "1");
     try (Catalog catalog =
         CatalogFactory.createCatalog(
             CatalogContext.create(Options.fromMap(lake.catalogOptions())))) {
       catalog.createDatabase(lake.database(), true);
       Identifier id = Identifier.create(lake.database(), lake.table());
-      catalog.createTable(id, schema, false);
-      Table table = catalog.getTable(id);
-      BatchWriteBuilder builder = table.newBatchWriteBuilder();
+      catalog.createTable(id, schema.build(), false);
+      Table t = catalog.getTable(id);
+      BatchWriteBuilder builder = t.newBatchWriteBuilder();
       try (BatchTableWrite write = builder.newWrite();
           BatchTableCommit commit = builder.newCommit()) {
         for (Map<String, Object> r : rows) {
-          write.write(toPaimon(r));
+          Object[] values = new Object[columns.size()];
+          int i = 0;
+          for (var e : columns.entrySet()) {
+            Object v = e.getKey().startsWith("_changelake") ? 0L : r.get(e.getKey());
+            values[i++] = v == null ? null : e.getValue().convert().apply(v);
+          }
+          write.write(GenericRow.of(values));
         }
         commit.commit(write.prepareCommit());
       }
     }
-  }
-
-  private static GenericRow toPaimon(Map<String, Object> r) {
-    Object[] v = new Object[25];
-    v[0] = r.get("id");
-    v[1] = r.get("c_smallint") == null ? null : ((Number) r.get("c_smallint")).shortValue();
-    v[2] = r.get("c_integer");
-    v[3] = r.get("c_bigint");
-    v[4] =
-        r.get("c_numeric") == null
-            ? null
-            : Decimal.fromBigDecimal((BigDecimal) r.get("c_numeric"), 12, 3);
-    v[5] = str(r.get("c_numeric_free"));
-    v[6] = r.get("c_real");
-    v[7] = r.get("c_double");
-    v[8] = str(r.get("c_text"));
-    v[9] = str(r.get("c_varchar"));
-    v[10] = str(r.get("c_char"));
-    v[11] = r.get("c_boolean");
-    v[12] = r.get("c_date") == null ? null : (int) ((LocalDate) r.get("c_date")).toEpochDay();
-    v[13] = r.get("c_time") == null ? null : ((LocalTime) r.get("c_time")).toNanoOfDay() / 1000;
-    v[14] =
-        r.get("c_timestamp") == null
-            ? null
-            : Timestamp.fromLocalDateTime((LocalDateTime) r.get("c_timestamp"));
-    v[15] =
-        r.get("c_timestamptz") == null
-            ? null
-            : Timestamp.fromInstant(((OffsetDateTime) r.get("c_timestamptz")).toInstant());
-    v[16] = r.get("c_interval") == null ? null : micros((PGInterval) r.get("c_interval"));
-    v[17] = str(r.get("c_uuid"));
-    // spacing differs from the database's text on purpose: JSON compares as a tree
-    v[18] = r.get("c_json") == null ? null : str(r.get("c_json").toString().replace(" ", ""));
-    v[19] = str(r.get("c_jsonb"));
-    v[20] = r.get("c_bytea");
-    v[21] = str(r.get("c_enum"));
-    v[22] = r.get("c_int_array") == null ? null : new GenericArray((Object[]) r.get("c_int_array"));
-    v[23] =
-        r.get("c_text_array") == null
-            ? null
-            : new GenericArray(
-                java.util.Arrays.stream((Object[]) r.get("c_text_array"))
-                    .map(TableComparisonTest::str)
-                    .toArray());
-    v[24] = 1L;
-    return GenericRow.of(v);
+    return lake;
   }
 
   /** What Debezium sends for an interval (MicroDuration: double seconds, truncated). */
-  private static long micros(PGInterval i) {
+  private static long debeziumMicros(PGInterval i) {
     double seconds =
-        ((i.getDays() * 24.0 + i.getHours()) * 60 + i.getMinutes()) * 60 + i.getSeconds();
+        ((((i.getYears() * 12 + i.getMonths()) * (365.25 / 12) + i.getDays()) * 24 + i.getHours())
+                        * 60
+                    + i.getMinutes())
+                * 60
+            + i.getSeconds();
     return (long) (seconds * 1_000_000d);
+  }
+
+  /** The interval's length with 30-day months, in exact arithmetic. */
+  private static long thirtyDayMonthMicros(PGInterval i) {
+    BigDecimal days = BigDecimal.valueOf((i.getYears() * 12L + i.getMonths()) * 30L + i.getDays());
+    BigDecimal seconds =
+        days.multiply(BigDecimal.valueOf(86400))
+            .add(BigDecimal.valueOf(i.getHours() * 3600L + i.getMinutes() * 60L))
+            .add(BigDecimal.valueOf(i.getSeconds()));
+    return seconds.movePointRight(6).longValue();
   }
 
   private static BinaryString str(Object o) {

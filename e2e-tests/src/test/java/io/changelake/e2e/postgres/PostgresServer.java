@@ -119,6 +119,35 @@ public final class PostgresServer implements AutoCloseable {
         "start");
   }
 
+  /**
+   * Stops the server as a crash would ({@code -m immediate}: sessions are cut, nothing is flushed
+   * politely), keeping its data: clients see connections refused until {@link #restart}.
+   */
+  public void stop() {
+    runAsPostgres(
+        BIN.resolve("pg_ctl").toString(),
+        "-D",
+        dataDir.toString(),
+        "-m",
+        "immediate",
+        "-w",
+        "stop");
+  }
+
+  /** Starts the stopped server again on the same port and data; returns once it accepts. */
+  public void restart() {
+    runAsPostgres(
+        BIN.resolve("pg_ctl").toString(),
+        "-D",
+        dataDir.toString(),
+        "-l",
+        root.resolve("server.log").toString(),
+        "-w",
+        "-t",
+        "60",
+        "start");
+  }
+
   public String host() {
     return "127.0.0.1";
   }

@@ -18,7 +18,8 @@ import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.internal.FileRecords;
 import org.apache.paimon.shade.org.apache.parquet.ParquetReadOptions;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.paimon.shade.org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -31,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * DESIGN.md's zstd check: the worker compresses and decompresses Kafka batches with its own
  * zstd-jni (producer and topics set to zstd) while the isolated plugin writes zstd-compressed
- * Parquet through the zstd classes Paimon's bundle carries, in one JVM. Both work: the table equals
- * the database and its data files really are zstd Parquet.
+ * Parquet through the zstd classes Paimon's bundle carries, in one JVM. Both work: every record
+ * batch the broker stored in the topic's log segment files is zstd-compressed (read from the files
+ * themselves, not from the topic's setting), the sink decompressed them (the table equals the
+ * database) and its data files really are zstd Parquet.
  */
 class ZstdCoexistenceTest {
   @TempDir Path warehouse;
@@ -62,18 +65,10 @@ class ZstdCoexistenceTest {
           Duration.ofSeconds(120),
           () -> connect.failure("zs-pg", "zs-sink"));
 
-      try (Admin admin = connect.cluster().kafka().createAdminClient()) {
-        ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, "zs.public.notes");
-        String codec =
-            admin
-                .describeConfigs(List.of(topic))
-                .all()
-                .get()
-                .get(topic)
-                .get("compression.type")
-                .value();
-        assertThat(codec).isEqualTo("zstd");
-      }
+      // what the broker stored: the record batches in the topic's log segment files
+      List<String> codecs = storedBatchCodecs(connect, "zs.public.notes");
+      assertThat(codecs).as("batches in the log of zs.public.notes").isNotEmpty();
+      assertThat(codecs).as("compression of every stored batch").containsOnly("zstd");
       List<Path> parquet;
       try (Stream<Path> files = Files.walk(warehouse.resolve("zs.db").resolve("notes"))) {
         parquet = files.filter(p -> p.toString().endsWith(".parquet")).toList();
@@ -97,5 +92,35 @@ class ZstdCoexistenceTest {
         }
       }
     }
+  }
+
+  /** The compression codec of every record batch in the log segments of {@code topic}. */
+  private static List<String> storedBatchCodecs(ConnectPlatform connect, String topic)
+      throws Exception {
+    List<String> codecs = new java.util.ArrayList<>();
+    try (Admin admin = connect.cluster().kafka().createAdminClient()) {
+      List<Integer> brokers =
+          admin.describeCluster().nodes().get().stream().map(n -> n.id()).toList();
+      for (var broker : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
+        for (var logDir : broker.entrySet()) {
+          for (TopicPartition tp : logDir.getValue().replicaInfos().keySet()) {
+            if (!tp.topic().equals(topic)) {
+              continue;
+            }
+            Path partition = Path.of(logDir.getKey()).resolve(tp.topic() + "-" + tp.partition());
+            try (Stream<Path> segments = Files.list(partition)) {
+              for (Path segment : segments.filter(f -> f.toString().endsWith(".log")).toList()) {
+                try (FileRecords records = FileRecords.open(segment.toFile(), false)) {
+                  for (var batch : records.batches()) {
+                    codecs.add(batch.compressionType().name);
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return codecs;
   }
 }

@@ -1,10 +1,12 @@
 package io.changelake.lsm.write;
 
+import io.changelake.lsm.commit.CommitFence;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
+import io.changelake.lsm.commit.WriterFencedException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -33,6 +35,8 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.HintFileUtils;
 import org.apache.paimon.utils.SnapshotManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The ingest writer of one table inside a {@link WriterPool}: write-only (the compactor owns
@@ -41,12 +45,21 @@ import org.apache.paimon.utils.SnapshotManager;
  * <p>A commit that failed stays pending and is committed again, together with newer data, by the
  * next {@link #commit}: Paimon's {@code filterAndCommitMultiple} drops committables whose
  * identifier this commit user already committed, so a retry never adds files twice.
+ *
+ * <p>Every snapshot it commits names its pool's {@link CommitFence} instance, and each commit
+ * checks that it landed in a snapshot of this instance: another live instance under the same commit
+ * user would otherwise make Paimon drop this one's commits as already committed.
  */
 final class PooledTableWriter implements TableWriter {
+  private static final Logger LOG = LoggerFactory.getLogger(PooledTableWriter.class);
+  // a commit whose identifiers another instance took meanwhile is renumbered and tried again
+  private static final int COMMIT_ATTEMPTS = 3;
+
   private final Identifier identifier;
   private final String commitUser;
   private final IOManager ioManager;
   private final SharedMemoryPool memory;
+  private final CommitFence fence;
 
   private FileStoreTable table;
   private TableWriteImpl<?> write;
@@ -73,11 +86,13 @@ final class PooledTableWriter implements TableWriter {
       FileStoreTable table,
       String commitUser,
       IOManager ioManager,
-      SharedMemoryPool memory) {
+      SharedMemoryPool memory,
+      CommitFence fence) {
     this.identifier = identifier;
     this.commitUser = commitUser;
     this.ioManager = ioManager;
     this.memory = memory;
+    this.fence = fence;
     open(table);
   }
 
@@ -149,6 +164,7 @@ final class PooledTableWriter implements TableWriter {
       ManifestCommittable committable = new ManifestCommittable(id);
       messages.forEach(committable::addFileCommittable);
       OffsetProperties.encode(offsets).forEach(committable::addProperty);
+      fence.properties().forEach(committable::addProperty);
       pending.add(committable);
       pendingOffsets.add(offsets);
     }
@@ -157,25 +173,154 @@ final class PooledTableWriter implements TableWriter {
     if (pending.isEmpty()) {
       return new CommitResult(identifier, id, OptionalLong.empty(), rows);
     }
-    try {
-      commit.filterAndCommitMultiple(pending);
-    } catch (RuntimeException e) {
-      throw new IllegalStateException(
-          "Commit "
-              + id
-              + " of table "
-              + identifier.getFullName()
-              + " by '"
-              + commitUser
-              + "' failed; the written files stay pending and the next commit retries them: "
-              + e.getMessage(),
-          e);
+    long committedId = id;
+    OptionalLong snapshotId = OptionalLong.empty();
+    for (int attempt = 1; ; attempt++) {
+      guardAgainstOtherInstances(pending, pendingOffsets);
+      if (pending.isEmpty()) {
+        break; // everything had landed in an earlier attempt
+      }
+      // renumbering keeps the order: the newest pending committable holds this commit's files
+      long newestId = hasFiles ? pending.get(pending.size() - 1).identifier() : -1;
+      if (hasFiles) {
+        committedId = newestId;
+      }
+      try {
+        commit.filterAndCommitMultiple(pending);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException(
+            "Commit "
+                + committedId
+                + " of table "
+                + identifier.getFullName()
+                + " by '"
+                + commitUser
+                + "' failed; the written files stay pending and the next commit retries them: "
+                + e.getMessage(),
+            e);
+      }
+      OptionalLong newest = hasFiles ? snapshotOf(newestId) : OptionalLong.empty();
+      if (newest.isPresent()) {
+        snapshotId = newest;
+      }
+      // what landed leaves pending; what is left Paimon dropped because another instance took
+      // its identifier between the guard and the commit: the guard renumbers it next time
+      recordFallback(newestId, newest);
+      if (pending.isEmpty()) {
+        break;
+      }
+      if (attempt >= COMMIT_ATTEMPTS) {
+        throw fail(
+            new IllegalStateException(
+                "Commit "
+                    + committedId
+                    + " of table "
+                    + identifier.getFullName()
+                    + " by '"
+                    + commitUser
+                    + "' was dropped by Paimon "
+                    + attempt
+                    + " times: another writer instance ("
+                    + describeNewestOfUser()
+                    + ") took its commit identifiers each time. "
+                    + sharedUserAdvice()));
+      }
     }
-    OptionalLong snapshotId = hasFiles ? snapshotOf(id) : OptionalLong.empty();
-    recordFallback(hasFiles ? id : -1, snapshotId);
-    pending.clear();
-    pendingOffsets.clear();
-    return new CommitResult(identifier, id, snapshotId, rows);
+    return new CommitResult(identifier, committedId, snapshotId, rows);
+  }
+
+  /**
+   * Before committing {@code committables}: stops when a newer instance commits under this commit
+   * user; when an older one committed after this one started, moves the committables past its
+   * identifiers (Paimon would drop them as already committed) and the older one is fenced by them.
+   * Committables of this instance that had landed already are taken out (their offsets recorded).
+   */
+  private void guardAgainstOtherInstances(
+      List<ManifestCommittable> committables, List<SourceProgress> offsets) {
+    CommitFence.Verdict verdict = fence.judge(newestOfUser());
+    if (verdict instanceof CommitFence.Verdict.Fenced fenced) {
+      throw fenced(fenced.newest());
+    }
+    if (!(verdict instanceof CommitFence.Verdict.OlderInstanceActive older)) {
+      return;
+    }
+    long taken = older.newest().commitIdentifier();
+    if (committables.stream().noneMatch(c -> c.identifier() <= taken)) {
+      return; // this writer's identifiers are past the older instance's already
+    }
+    LOG.warn(
+        "Table {}: {} committed snapshot {} (commit identifier {}) under commit user '{}'"
+            + " after this writer ({}) started; this writer's commits move past it, and the other"
+            + " instance is fenced by them. {}",
+        identifier.getFullName(),
+        CommitFence.describeWriterOf(older.newest()),
+        older.newest().id(),
+        taken,
+        commitUser,
+        fence.describe(),
+        sharedUserAdvice());
+    nextIdentifier = Math.max(nextIdentifier, taken + 1);
+    for (int i = 0; i < committables.size(); i++) {
+      ManifestCommittable committable = committables.get(i);
+      OptionalLong landed = snapshotOf(committable.identifier());
+      if (landed.isPresent()) {
+        new OffsetFallbackStore(table).record(commitUser, landed.getAsLong(), offsets.get(i));
+        committables.remove(i);
+        offsets.remove(i);
+        i--;
+      } else {
+        committables.set(i, renumbered(committable, nextIdentifier++));
+      }
+    }
+  }
+
+  private static ManifestCommittable renumbered(ManifestCommittable committable, long id) {
+    ManifestCommittable copy = new ManifestCommittable(id, committable.watermark());
+    committable.fileCommittables().forEach(copy::addFileCommittable);
+    committable.properties().forEach(copy::addProperty);
+    return copy;
+  }
+
+  /** The newest snapshot of this commit user, whichever instance wrote it; null when none. */
+  private Snapshot newestOfUser() {
+    Snapshot tableLatest = table.snapshotManager().latestSnapshot();
+    if (tableLatest == null || tableLatest.commitUser().equals(commitUser)) {
+      return tableLatest;
+    }
+    return table.snapshotManager().latestSnapshotOfUser(commitUser).orElse(null);
+  }
+
+  private String describeNewestOfUser() {
+    Snapshot newest = newestOfUser();
+    return newest == null ? "unknown" : CommitFence.describeWriterOf(newest);
+  }
+
+  private WriterFencedException fenced(Snapshot newer) {
+    WriterFencedException fenced =
+        new WriterFencedException(
+            "Table "
+                + identifier.getFullName()
+                + ": "
+                + CommitFence.describeWriterOf(newer)
+                + " committed snapshot "
+                + newer.id()
+                + " under the commit user '"
+                + commitUser
+                + "' that this writer ("
+                + fence.describe()
+                + ") uses, and it started later: this writer stops so the newer one wins. Its"
+                + " rows not committed yet are not in the table; they are re-read from the"
+                + " committed offsets by whichever task owns their partitions. "
+                + sharedUserAdvice());
+    failure = fenced;
+    return fenced;
+  }
+
+  private static String sharedUserAdvice() {
+    return "Two live writers share a commit user when a task is still running after its shutdown"
+        + " timeout (a zombie), two Connect clusters write to one warehouse, or a connector was"
+        + " re-created under the same name while the old one still runs: stop the other one, or"
+        + " give connectors writing the same warehouse different names.";
   }
 
   /**
@@ -224,6 +369,9 @@ final class PooledTableWriter implements TableWriter {
       OptionalLong snapshotId = committed == newestId ? newestSnapshot : snapshotOf(committed);
       if (snapshotId.isPresent()) {
         store.record(commitUser, snapshotId.getAsLong(), pendingOffsets.get(i));
+        pending.remove(i);
+        pendingOffsets.remove(i);
+        i--;
       }
     }
   }
@@ -235,11 +383,14 @@ final class PooledTableWriter implements TableWriter {
     Snapshot tableLatest = table.snapshotManager().latestSnapshot();
     if (tableLatest != null
         && tableLatest.commitUser().equals(commitUser)
-        && tableLatest.commitIdentifier() == commitIdentifier) {
+        && tableLatest.commitIdentifier() == commitIdentifier
+        && fence.wrote(tableLatest)) {
       return OptionalLong.of(tableLatest.id());
     }
     Optional<Snapshot> latest = table.snapshotManager().latestSnapshotOfUser(commitUser);
-    if (latest.isPresent() && latest.get().commitIdentifier() == commitIdentifier) {
+    if (latest.isPresent()
+        && latest.get().commitIdentifier() == commitIdentifier
+        && fence.wrote(latest.get())) {
       return OptionalLong.of(latest.get().id());
     }
     // an older committable of the same retry: walk back (rare, only after a failed commit)
@@ -254,7 +405,8 @@ final class PooledTableWriter implements TableWriter {
       }
       Snapshot snapshot = table.snapshotManager().snapshot(sid);
       if (snapshot.commitUser().equals(commitUser)
-          && snapshot.commitIdentifier() == commitIdentifier) {
+          && snapshot.commitIdentifier() == commitIdentifier
+          && fence.wrote(snapshot)) {
         return OptionalLong.of(sid);
       }
     }
@@ -288,6 +440,7 @@ final class PooledTableWriter implements TableWriter {
     kept.forEach(truncation::addFileCommittable);
     OffsetProperties.encode(after).forEach(truncation::addProperty);
     TruncateMarker.property().forEach(truncation::addProperty);
+    fence.properties().forEach(truncation::addProperty);
     pendingTruncate = truncation;
     pendingTruncateOffsets = after;
     OptionalLong snapshotId = commitPendingTruncate();
@@ -336,6 +489,16 @@ final class PooledTableWriter implements TableWriter {
     if (pendingTruncate == null) {
       return OptionalLong.empty();
     }
+    List<ManifestCommittable> truncation = new ArrayList<>(List.of(pendingTruncate));
+    List<SourceProgress> truncationOffsets = new ArrayList<>(List.of(pendingTruncateOffsets));
+    guardAgainstOtherInstances(truncation, truncationOffsets);
+    if (truncation.isEmpty()) {
+      // it had landed in an earlier attempt (its offsets were recorded by the guard)
+      pendingTruncate = null;
+      pendingTruncateOffsets = null;
+      return OptionalLong.empty();
+    }
+    pendingTruncate = truncation.get(0);
     long id = pendingTruncate.identifier();
     // with dynamic partition overwrite (Paimon's default) an overwrite without rows deletes nothing
     FileStoreTable whole =
@@ -356,22 +519,34 @@ final class PooledTableWriter implements TableWriter {
           e);
     }
     OptionalLong snapshotId = snapshotOf(id);
-    if (snapshotId.isPresent()) {
-      try {
-        new OffsetFallbackStore(table)
-            .record(commitUser, snapshotId.getAsLong(), pendingTruncateOffsets);
-      } catch (RuntimeException e) {
-        throw new IllegalStateException(
-            "Truncating table "
-                + identifier.getFullName()
-                + " committed snapshot "
-                + snapshotId.getAsLong()
-                + ", but recording its offsets outside the snapshot failed; the truncate stays"
-                + " pending and the next commit or truncate retries it (Paimon skips the"
-                + " snapshot that landed): "
-                + e.getMessage(),
-            e);
-      }
+    if (snapshotId.isEmpty()) {
+      throw new IllegalStateException(
+          "Truncating table "
+              + identifier.getFullName()
+              + " (commit "
+              + id
+              + " by '"
+              + commitUser
+              + "') was dropped by Paimon: another writer instance ("
+              + describeNewestOfUser()
+              + ") took its commit identifier. The truncate stays pending and the next commit or"
+              + " truncate retries it past that instance's commits. "
+              + sharedUserAdvice());
+    }
+    try {
+      new OffsetFallbackStore(table)
+          .record(commitUser, snapshotId.getAsLong(), pendingTruncateOffsets);
+    } catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "Truncating table "
+              + identifier.getFullName()
+              + " committed snapshot "
+              + snapshotId.getAsLong()
+              + ", but recording its offsets outside the snapshot failed; the truncate stays"
+              + " pending and the next commit or truncate retries it (Paimon skips the"
+              + " snapshot that landed): "
+              + e.getMessage(),
+          e);
     }
     pendingTruncate = null;
     pendingTruncateOffsets = null;
@@ -466,6 +641,11 @@ final class PooledTableWriter implements TableWriter {
               + " committed offsets",
           failure);
     }
+  }
+
+  private RuntimeException fail(RuntimeException cause) {
+    failure = cause;
+    return cause;
   }
 
   private RuntimeException fail(String what, Exception cause) {

@@ -1,5 +1,6 @@
 package io.changelake.lsm.write;
 
+import io.changelake.lsm.commit.CommitFence;
 import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +27,8 @@ public final class WriterPool implements AutoCloseable {
   private final WriterSettings settings;
   private final IOManager ioManager;
   private final SharedMemoryPool memory;
+  // one instance per pool (per task session): a newer pool under the same commit user fences this
+  private final CommitFence fence = CommitFence.startingNow();
   private final Map<Identifier, PooledTableWriter> writers = new LinkedHashMap<>();
   private boolean closed;
 
@@ -61,7 +64,12 @@ public final class WriterPool implements AutoCloseable {
     if (writer == null) {
       writer =
           new PooledTableWriter(
-              table, LakeTables.open(catalog, table), settings.commitUser(), ioManager, memory);
+              table,
+              LakeTables.open(catalog, table),
+              settings.commitUser(),
+              ioManager,
+              memory,
+              fence);
       writers.put(table, writer);
     }
     return writer;
@@ -84,6 +92,25 @@ public final class WriterPool implements AutoCloseable {
       }
     }
     throwFirst(failures, "Closing idle writers");
+  }
+
+  /**
+   * Closes every writer without committing, dropping buffered rows and commits still pending; the
+   * pool stays usable and opens writers afresh on next use. For a caller that re-reads everything
+   * not committed from Kafka: a pending commit may have landed or not, and only the table's
+   * committed offsets tell which.
+   */
+  public synchronized void discardUncommitted() {
+    List<Exception> failures = new ArrayList<>();
+    for (PooledTableWriter writer : writers.values()) {
+      try {
+        writer.close();
+      } catch (Exception e) {
+        failures.add(e);
+      }
+    }
+    writers.clear();
+    throwFirst(failures, "Discarding the uncommitted rows of '" + settings.commitUser() + "'");
   }
 
   /** Tables with an open writer. */

@@ -46,14 +46,17 @@ public final class S3ProxyServer implements AutoCloseable {
   private static final String JAR_NAME = "s3proxy-4.1.0-jar-with-dependencies.jar";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
-  private final Process process;
+  private Process process;
   private final int port;
   private final Path dataDirectory;
+  private final Path workDirectory;
+  private final Path configFile;
 
-  private S3ProxyServer(Process process, int port, Path dataDirectory) {
-    this.process = process;
+  private S3ProxyServer(int port, Path dataDirectory, Path workDirectory, Path configFile) {
     this.port = port;
     this.dataDirectory = dataDirectory;
+    this.workDirectory = workDirectory;
+    this.configFile = configFile;
   }
 
   /** Starts a proxy keeping its objects under {@code workDirectory}; returns once it answers. */
@@ -73,6 +76,12 @@ public final class S3ProxyServer implements AutoCloseable {
     try (OutputStream out = Files.newOutputStream(configFile)) {
       config.store(out, "s3proxy for tests");
     }
+    S3ProxyServer server = new S3ProxyServer(port, data, workDirectory, configFile);
+    server.launch();
+    return server;
+  }
+
+  private void launch() throws IOException {
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     List<String> command = new ArrayList<>();
     command.add(java.toString());
@@ -81,19 +90,34 @@ public final class S3ProxyServer implements AutoCloseable {
     command.add(jar().toString());
     command.add("--properties");
     command.add(configFile.toString());
-    Process process =
+    process =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(workDirectory.resolve("s3proxy.log").toFile())
+            .redirectOutput(
+                ProcessBuilder.Redirect.appendTo(workDirectory.resolve("s3proxy.log").toFile()))
             .start();
-    S3ProxyServer server = new S3ProxyServer(process, port, data);
     try {
-      server.awaitReady(workDirectory.resolve("s3proxy.log"));
+      awaitReady(workDirectory.resolve("s3proxy.log"));
     } catch (RuntimeException | IOException e) {
-      server.close();
+      close();
       throw e;
     }
-    return server;
+  }
+
+  /**
+   * Stops the proxy, as an outage of the object store: connections to its port are refused until
+   * {@link #restart}. The objects stay in the storage directory.
+   */
+  public void stop() {
+    close();
+  }
+
+  /** Starts the proxy again on the same port and storage directory; returns once it answers. */
+  public void restart() throws IOException {
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException("s3proxy is running");
+    }
+    launch();
   }
 
   /** The endpoint URL, e.g. {@code http://127.0.0.1:41234}. */
@@ -133,6 +157,9 @@ public final class S3ProxyServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (process == null) {
+      return;
+    }
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -1,0 +1,381 @@
+package io.changelake.sink.task;
+
+import static io.changelake.lsm.testing.LakeRows.values;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.ENVELOPE;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.KEY;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.PARTITION;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.ROW;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.SOURCE;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.records;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.OffsetFallbackStore;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.sink.ErrantRecordReporter;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The paths by which a task commits, on real Paimon tables: a failed commit round, a zombie
+ * instance of the task, commits triggered by a truncate while dead-letter sends are pending, a
+ * truncate refused by policy, a writer reopened after it sat idle. Sum-aggregating tables (from
+ * {@link ChangelakeSinkTaskTest}) make a doubled record visible.
+ */
+class CommitPathsTest {
+  private static final Map<TopicPartition, OffsetAndMetadata> ASKED =
+      Map.of(PARTITION, new OffsetAndMetadata(0));
+
+  @TempDir Path tmp;
+  private final List<ChangelakeSinkTask> started = new ArrayList<>();
+
+  @AfterEach
+  void stopTasks() {
+    started.forEach(ChangelakeSinkTask::stop);
+  }
+
+  private Map<String, String> props() {
+    Map<String, String> props = new HashMap<>();
+    props.put("name", "payments-sink");
+    props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
+    props.put("writer.spill.dir", tmp.resolve("spill").toString());
+    props.put("route.database", "lake");
+    props.put("route.table.format", "${source.table}");
+    props.put("table.merge-engine", "aggregation");
+    props.put("table.option.fields.amount.aggregate-function", "sum");
+    props.put("table.buckets", "1");
+    // commits only when the test says so (dueForCommit)
+    props.put("commit.interval.ms", "3600000");
+    props.put("compaction.interval.ms", "0");
+    return props;
+  }
+
+  private ChangelakeSinkTask start(Map<String, String> props, Context context) {
+    ChangelakeSinkTask task = new ChangelakeSinkTask();
+    task.initialize(context);
+    task.start(props);
+    started.add(task);
+    task.open(List.of(PARTITION));
+    return task;
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> commit(ChangelakeSinkTask task) {
+    task.dueForCommit();
+    return task.preCommit(ASKED);
+  }
+
+  private Catalog catalog() {
+    return TestTables.localCatalog(tmp.resolve("warehouse"));
+  }
+
+  /** Columns {@code names} of every row of {@code table}. */
+  private List<List<Object>> rows(String table, String... names) throws Exception {
+    try (Catalog catalog = catalog()) {
+      Table t = catalog.getTable(Identifier.create("lake", table));
+      List<String> fields = t.rowType().getFieldNames();
+      List<List<Object>> rows = new ArrayList<>();
+      for (List<Object> row : LakeRows.read(t)) {
+        List<Object> picked = new ArrayList<>();
+        for (String name : names) {
+          picked.add(row.get(fields.indexOf(name)));
+        }
+        rows.add(picked);
+      }
+      return rows;
+    }
+  }
+
+  private List<List<Object>> sums(String table) throws Exception {
+    return rows(table, "account", "amount");
+  }
+
+  @Test
+  void aCommitRoundThatFailedInPreCommitIsReplayedWithoutDoublingWhatItCommitted()
+      throws Exception {
+    ChangelakeSinkTask task = start(props(), new Context(null));
+    task.put(records(0, 10));
+    // t2's snapshot lands but the step after it fails, as a timeout on an object store would:
+    // t1 is committed, t2 is committed without the task knowing
+    Path inTheWay = tmp.resolve("warehouse/lake.db/t2").resolve(OffsetFallbackStore.DIRECTORY);
+    Files.writeString(inTheWay, "in the way");
+    // the failure looks transient (an I/O error of the warehouse): the task rewinds as after a
+    // crash and reports nothing new, instead of failing
+    assertThat(commit(task)).doesNotContainKey(PARTITION);
+    Files.delete(inTheWay);
+
+    // Connect rewinds to the positions last reported (none) and delivers everything again
+    task.put(records(0, 12));
+    Map<TopicPartition, OffsetAndMetadata> reported = commit(task);
+
+    assertThat(reported).containsEntry(PARTITION, new OffsetAndMetadata(12));
+    assertThat(sums("t1")).containsExactly(values(1, 6L));
+    assertThat(sums("t2")).containsExactly(values(1, 6L));
+  }
+
+  @Test
+  void aZombieCommittingFirstNeitherMakesItsReplacementsRowsVanishNorGoesOnCommitting()
+      throws Exception {
+    ChangelakeSinkTask zombie = start(props(), new Context(null));
+    zombie.put(records(0, 10));
+    // the worker gave up on the zombie and started the task again; both are alive and both
+    // writers start at the same commit identifier
+    ChangelakeSinkTask replacement = start(props(), new Context(null));
+    replacement.put(records(10, 12));
+    commit(zombie);
+    assertThat(sums("t1")).containsExactly(values(1, 5L));
+
+    // Paimon drops a second commit of that identifier as already committed
+    assertThat(commit(replacement)).containsEntry(PARTITION, new OffsetAndMetadata(12));
+    assertThat(sums("t1")).containsExactly(values(1, 6L));
+    assertThat(sums("t2")).containsExactly(values(1, 6L));
+
+    zombie.put(records(12, 14));
+    assertThatThrownBy(() -> commit(zombie))
+        .hasMessageContaining("started later")
+        .hasMessageContaining("changelake-sink-payments-sink-task-0");
+    // Connect would rewind and deliver again: the zombie stops for good instead
+    assertThatThrownBy(() -> zombie.put(records(12, 14)))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("started later");
+    assertThat(sums("t1")).containsExactly(values(1, 6L));
+
+    replacement.put(records(12, 14));
+    commit(replacement);
+    assertThat(sums("t1")).containsExactly(values(1, 7L));
+    assertThat(sums("t2")).containsExactly(values(1, 7L));
+  }
+
+  @Test
+  void aTruncateWaitsForDeadLetterSendsBeforeItsCommitRecordsPositionsPastThem() throws Exception {
+    Map<String, String> props = props();
+    props.put("errors.tolerance", "all");
+    Context context =
+        new Context(CompletableFuture.failedFuture(new IllegalStateException("down")));
+    ChangelakeSinkTask task = start(props, context);
+
+    assertThatThrownBy(() -> task.put(List.of(change(0, "t1"), badOp(1, "t1"), truncate(2, "t1"))))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("dead-letter queue failed");
+
+    assertThat(context.reported).hasSize(1);
+    // nothing recorded offset 1 as done: a restart sends the bad record again
+    try (Catalog catalog = catalog()) {
+      FileStoreTable t1 = (FileStoreTable) catalog.getTable(Identifier.create("lake", "t1"));
+      assertThat(CommittedOffsets.read(t1, "changelake-sink-")).isEmpty();
+    }
+  }
+
+  @Test
+  void truncatePolicyFailFailsTheTaskAlsoWhenErrorsAreTolerated() throws Exception {
+    Map<String, String> props = props();
+    props.put("errors.tolerance", "all");
+    props.put("table.truncate-policy", "fail");
+    Context context = new Context(CompletableFuture.completedFuture(null));
+    ChangelakeSinkTask task = start(props, context);
+
+    assertThatThrownBy(() -> task.put(List.of(change(0, "t1"), truncate(1, "t1"))))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("payments-0@1")
+        .hasMessageContaining("lake.t1")
+        .hasMessageContaining("truncate-policy=fail");
+    assertThat(context.reported).isEmpty();
+  }
+
+  @Test
+  void aWriterReopenedAfterItSatIdleWritesTheSchemaAnotherTaskEvolvedTo() throws Exception {
+    Map<String, String> props = props();
+    props.put("table.merge-engine", "deduplicate");
+    props.put("writer.idle.timeout.ms", "1000");
+    ChangelakeSinkTask task = start(props, new Context(null));
+    task.put(List.of(change(0, "t1")));
+    commit(task);
+    // another task of the connector gets records with a new column and evolves the table
+    Map<String, String> other = new HashMap<>(props);
+    other.put(ChangelakeSinkTask.TASK_ID, "1");
+    ChangelakeSinkTask otherTask = start(other, new Context(null));
+    otherTask.put(List.of(withNote(new TopicPartition("payments", 1), 0, 2, "new column")));
+    commit(otherTask);
+    // the first task's writer of t1 sits idle and is closed by a commit round
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(
+            () -> {
+              task.dueForCommit();
+              task.put(List.of());
+              return task.openWriters().isEmpty();
+            });
+
+    // a record of the old schema: the converter cached for it wrote the old row type
+    task.put(List.of(change(1, "t1", 3)));
+    commit(task);
+
+    assertThat(rows("t1", "account", "amount", "note"))
+        .containsExactlyInAnyOrder(
+            values(1, 1L, null), values(2, 1L, "new column"), values(3, 1L, null));
+  }
+
+  private static Struct source(String table, long lsn) {
+    return new Struct(SOURCE).put("db", "shop").put("table", table).put("lsn", lsn);
+  }
+
+  private static SinkRecord change(long offset, String table) {
+    return change(offset, table, 1);
+  }
+
+  private static SinkRecord change(long offset, String table, int account) {
+    Struct value =
+        new Struct(ENVELOPE)
+            .put("after", new Struct(ROW).put("account", account).put("amount", 1L))
+            .put("source", source(table, 1000 + offset))
+            .put("op", "c");
+    return new SinkRecord(
+        PARTITION.topic(),
+        PARTITION.partition(),
+        KEY,
+        new Struct(KEY).put("account", account),
+        ENVELOPE,
+        value,
+        offset);
+  }
+
+  private static SinkRecord badOp(long offset, String table) {
+    Struct value =
+        new Struct(ENVELOPE)
+            .put("after", new Struct(ROW).put("account", 1).put("amount", 1L))
+            .put("source", source(table, 1000 + offset))
+            .put("op", "x");
+    return new SinkRecord(
+        PARTITION.topic(),
+        PARTITION.partition(),
+        KEY,
+        new Struct(KEY).put("account", 1),
+        ENVELOPE,
+        value,
+        offset);
+  }
+
+  private static SinkRecord truncate(long offset, String table) {
+    Struct value = new Struct(ENVELOPE).put("source", source(table, 1000 + offset)).put("op", "t");
+    return new SinkRecord(
+        PARTITION.topic(), PARTITION.partition(), null, null, ENVELOPE, value, offset);
+  }
+
+  private static final Schema ROW_WITH_NOTE =
+      SchemaBuilder.struct()
+          .optional()
+          .field("account", Schema.INT32_SCHEMA)
+          .field("amount", Schema.OPTIONAL_INT64_SCHEMA)
+          .field("note", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+  private static final Schema ENVELOPE_WITH_NOTE =
+      SchemaBuilder.struct()
+          .name("payments.Envelope")
+          .field("before", ROW_WITH_NOTE)
+          .field("after", ROW_WITH_NOTE)
+          .field("source", SOURCE)
+          .field("op", Schema.STRING_SCHEMA)
+          .build();
+
+  private static SinkRecord withNote(TopicPartition tp, long offset, int account, String note) {
+    Struct value =
+        new Struct(ENVELOPE_WITH_NOTE)
+            .put(
+                "after",
+                new Struct(ROW_WITH_NOTE)
+                    .put("account", account)
+                    .put("amount", 1L)
+                    .put("note", note))
+            .put("source", source("t1", 5000 + offset))
+            .put("op", "c");
+    return new SinkRecord(
+        tp.topic(),
+        tp.partition(),
+        KEY,
+        new Struct(KEY).put("account", account),
+        ENVELOPE_WITH_NOTE,
+        value,
+        offset);
+  }
+
+  /** A task context whose dead-letter reporter answers every report with {@code outcome}. */
+  static final class Context implements SinkTaskContext {
+    private final Future<Void> outcome;
+    final List<SinkRecord> reported = new ArrayList<>();
+
+    Context(Future<Void> outcome) {
+      this.outcome = outcome;
+    }
+
+    @Override
+    public Map<String, String> configs() {
+      return Map.of();
+    }
+
+    @Override
+    public void offset(Map<TopicPartition, Long> offsets) {}
+
+    @Override
+    public void offset(TopicPartition tp, long offset) {}
+
+    @Override
+    public void timeout(long timeoutMs) {}
+
+    @Override
+    public Set<TopicPartition> assignment() {
+      return Set.of(PARTITION);
+    }
+
+    @Override
+    public void pause(TopicPartition... partitions) {}
+
+    @Override
+    public void resume(TopicPartition... partitions) {}
+
+    @Override
+    public void requestCommit() {}
+
+    @Override
+    public ErrantRecordReporter errantRecordReporter() {
+      if (outcome == null) {
+        return null;
+      }
+      return (record, error) -> {
+        reported.add(record);
+        return outcome;
+      };
+    }
+
+    @Override
+    public PluginMetrics pluginMetrics() {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package io.changelake.e2e.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changelake.e2e.compare.DbTableReader;
+import io.changelake.e2e.compare.LakeChangelog;
+import io.changelake.e2e.compare.LakeTableReader;
+import io.changelake.e2e.compare.SnapshotAudit;
+import io.changelake.e2e.compare.TableComparison;
+import io.changelake.e2e.connect.ChangelakeConnectors;
+import io.changelake.e2e.connect.DebeziumPostgres;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.paimon.Snapshot;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.io.DataFileMeta;
+import org.apache.paimon.manifest.ManifestEntry;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.table.FileStoreTable;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Compaction with several sink tasks: four tables, each fed by all tasks (Debezium's topics have
+ * three partitions, keyed by primary key), must each be compacted by exactly one task — the ingest
+ * writers are write-only, and two compactors of one table would conflict. Checked on what a user
+ * sees, whichever way the tasks decide who owns a table:
+ *
+ * <ul>
+ *   <li>the table equals the database, and no task failed;
+ *   <li>the files: every bucket with data has a file above level 0 (ingest writes level 0 only),
+ *       and fewer live level-0 files than the ingest commits added;
+ *   <li>the changelog a streaming reader sees (lookup producer, which only compaction publishes):
+ *       replayed key by key it chains without a gap and ends equal to the database, with a {@code
+ *       -U/+U} pair for the updates;
+ *   <li>the table's ingest snapshots come from as many committers as there are tasks (every task
+ *       wrote it), and it has compaction snapshots; every data and changelog file in its directory
+ *       was added by a snapshot (a compaction commit Paimon dropped, e.g. two compactors taking the
+ *       same commit identifier, leaves its files behind).
+ * </ul>
+ *
+ * <p>Not provable from the table alone: which task compacted. The compactors of all tasks commit
+ * under one commit user ({@code <connector>-compactor}), and two compactors of one table that do
+ * not overlap in time both succeed. What the test does prove: no table is left without a compactor
+ * (its files would stay at level 0 and its changelog empty), and no compaction result was lost.
+ */
+class CompactionOwnershipTest extends PipelineTestBase {
+  private static final List<String> TABLES = List.of("t_alpha", "t_beta", "t_gamma", "t_delta");
+
+  @ParameterizedTest(name = "{0} sink tasks")
+  @ValueSource(ints = {2, 3})
+  void everyTableIsCompactedByExactlyOneTask(int tasks) throws Exception {
+    String name = "compact" + tasks;
+    createDatabase(name);
+    for (String table : TABLES) {
+      pg.execute(
+          name,
+          "CREATE TABLE " + table + " (id int PRIMARY KEY, qty int, note text)",
+          "INSERT INTO " + table + " SELECT i, i, 'new' FROM generate_series(1, 60) i");
+    }
+    Map<String, String> debezium =
+        DebeziumPostgres.config(
+            pg,
+            name,
+            name,
+            TABLES.stream().map(t -> "public." + t).collect(Collectors.joining(",")));
+    debezium.put("topic.creation.default.partitions", "3");
+    connect.deploy(name + "-pg", debezium, 1);
+    Map<String, String> sink = ChangelakeConnectors.sink(warehouse, name + "\\..*", name);
+    sink.put("tasks.max", String.valueOf(tasks));
+    sink.put("compaction.interval.ms", "2000");
+    // keep every snapshot: the changelog and the commit history are read in full
+    sink.put("compaction.snapshots.retain.max", "100000");
+    connect.deploy(name + "-sink", sink, tasks);
+    // each step waits for the changelog too: only compaction publishes it, so every update then
+    // meets its key's previous version in a higher level and becomes a -U/+U pair
+    awaitLakeAndChangelogEqualDatabase(name);
+    for (int round = 1; round <= 3; round++) {
+      for (String table : TABLES) {
+        pg.execute(
+            name,
+            "UPDATE "
+                + table
+                + " SET qty = qty + 100, note = 'round "
+                + round
+                + "'"
+                + " WHERE id <= 60 AND id % 3 = "
+                + (round % 3),
+            "INSERT INTO " + table + " VALUES (" + (100 + round) + ", 0, 'late')");
+      }
+      awaitLakeAndChangelogEqualDatabase(name);
+    }
+
+    for (String table : TABLES) {
+      LakeChangelog.Replay replay =
+          LakeChangelog.replay(
+              LakeChangelog.read(LakeTableReader.fileWarehouse(warehouse), name, table),
+              List.of("id"));
+      // each of the 60 keys was updated once (a different third in each round)
+      assertThat(replay.updatePairs())
+          .as("-U/+U pairs in the changelog of %s.%s", name, table)
+          .isEqualTo(60);
+      assertCompactedByOneCommitter(name, table, tasks);
+    }
+  }
+
+  private static void awaitLakeAndChangelogEqualDatabase(String name) {
+    for (String table : TABLES) {
+      awaitLakeEqualsDatabase(name, table);
+    }
+    for (String table : TABLES) {
+      awaitChangelogEqualsDatabase(name, table);
+    }
+  }
+
+  /** Waits until the table's changelog, replayed, chains and equals the database. */
+  private static void awaitChangelogEqualsDatabase(String name, String table) {
+    TableComparison.awaitEqual(
+        () -> DbTableReader.read(pg, name, "public", table),
+        new TableComparison.TableReader() {
+          @Override
+          public List<Map<String, Object>> read() {
+            LakeChangelog.Replay replay =
+                LakeChangelog.replay(
+                    LakeChangelog.read(LakeTableReader.fileWarehouse(warehouse), name, table),
+                    List.of("id"));
+            assertThat(replay.problems()).as("changelog of " + name + "." + table).isEmpty();
+            return replay.rows();
+          }
+
+          @Override
+          public String side() {
+            return "changelog";
+          }
+
+          @Override
+          public String toString() {
+            return "changelog of lake table " + name + "." + table;
+          }
+        },
+        CATCH_UP,
+        () -> connect.failure(name + "-pg", name + "-sink"));
+  }
+
+  private static void assertCompactedByOneCommitter(String name, String table, int tasks)
+      throws Exception {
+    try (Catalog catalog =
+        CatalogFactory.createCatalog(
+            CatalogContext.create(
+                Options.fromMap(
+                    Map.of(
+                        "warehouse", warehouse.toUri().toString(), "cache-enabled", "false"))))) {
+      FileStoreTable t = (FileStoreTable) catalog.getTable(Identifier.create(name, table));
+      List<Snapshot> snapshots = new ArrayList<>(t.snapshotManager().safelyGetAllSnapshots());
+      Set<String> writers =
+          snapshots.stream()
+              .filter(s -> s.commitKind() == Snapshot.CommitKind.APPEND)
+              .map(Snapshot::commitUser)
+              .collect(Collectors.toSet());
+      assertThat(writers)
+          .as("committers of ingest snapshots of " + table + " (every task writes it)")
+          .hasSize(tasks);
+      assertThat(snapshots)
+          .as("compaction snapshots of " + table)
+          .anyMatch(s -> s.commitKind() == Snapshot.CommitKind.COMPACT);
+      // a compaction in flight has written files it has not committed yet: wait for it
+      Awaitility.await("every file of " + table + " added by a snapshot")
+          .atMost(java.time.Duration.ofSeconds(60))
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          SnapshotAudit.of(t, warehouse.resolve(name + ".db").resolve(table))
+                              .lostSnapshots(Map.of()))
+                      .as("a dropped compaction commit leaves its files behind")
+                      .isEmpty());
+
+      long levelZeroAdded =
+          snapshots.stream()
+              .filter(s -> s.commitKind() == Snapshot.CommitKind.APPEND)
+              .mapToLong(s -> s.deltaRecordCount() == null ? 0 : addedFiles(t, s))
+              .sum();
+      Map<Integer, List<DataFileMeta>> live = new TreeMap<>();
+      for (ManifestEntry e : t.store().newScan().plan().files()) {
+        live.computeIfAbsent(e.bucket(), b -> new ArrayList<>()).add(e.file());
+      }
+      assertThat(live).as("buckets of " + table).isNotEmpty();
+      Map<Integer, Integer> maxLevel = new HashMap<>();
+      live.forEach(
+          (bucket, files) ->
+              maxLevel.put(bucket, files.stream().mapToInt(DataFileMeta::level).max().orElse(0)));
+      assertThat(maxLevel.values())
+          .as("highest file level per bucket of " + table + ": compacted above level 0")
+          .allSatisfy(level -> assertThat(level).isGreaterThan(0));
+      long levelZeroLive =
+          live.values().stream().flatMap(List::stream).filter(f -> f.level() == 0).count();
+      assertThat(levelZeroLive)
+          .as("live level-0 files of " + table + " against the " + levelZeroAdded + " added")
+          .isLessThan(levelZeroAdded);
+    }
+  }
+
+  private static long addedFiles(FileStoreTable t, Snapshot s) {
+    return t.store()
+        .newScan()
+        .withSnapshot(s)
+        .withKind(org.apache.paimon.table.source.ScanMode.DELTA)
+        .plan()
+        .files(org.apache.paimon.manifest.FileKind.ADD)
+        .size();
+  }
+}
