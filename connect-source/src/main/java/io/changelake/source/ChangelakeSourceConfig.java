@@ -43,6 +43,11 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   public static final String POLL_INTERVAL_MS = "poll.interval.ms";
   public static final String BATCH_SIZE = "batch.size";
+  public static final String TRANSACTION_MAX_DURATION_MS = "transaction.max.duration.ms";
+
+  /** The producer setting a transaction must commit within (the broker aborts it after). */
+  static final String PRODUCER_TRANSACTION_TIMEOUT = "producer.override.transaction.timeout.ms";
+
   public static final String CONSUMER_ID = "consumer.id";
 
   public static final String TOPIC_NAME_FORMAT = "topic.name.format";
@@ -262,11 +267,32 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         ConfigDef.Range.between(1, 1_000_000),
         Importance.MEDIUM,
         "Most changes one poll returns. A larger snapshot is returned in several polls; with"
-            + " transaction.boundary=connector it is still published in one Kafka transaction.",
+            + " transaction.boundary=connector they form one Kafka transaction unless it would"
+            + " stay open longer than transaction.max.duration.ms.",
         GROUP_READ,
         ++order,
         Width.SHORT,
         "Batch size");
+    def.define(
+        TRANSACTION_MAX_DURATION_MS,
+        Type.LONG,
+        20_000L,
+        ConfigDef.Range.atLeast(10),
+        Importance.MEDIUM,
+        "With exactly-once and transaction.boundary=connector: longest a Kafka transaction stays"
+            + " open. Each snapshot is one transaction, except that a snapshot still being"
+            + " published after this long (a large full-state read, a large compaction) is"
+            + " committed at the end of the current poll and continues in a new transaction;"
+            + " offsets are per row, so every change is still published exactly once, but"
+            + " read_committed consumers then see such a snapshot in parts. Keep it well below"
+            + " the producer's transaction.timeout.ms (Kafka's default 60000; set with"
+            + " producer.override.transaction.timeout.ms or the worker's"
+            + " producer.transaction.timeout.ms), past which the broker aborts the transaction"
+            + " and the task fails.",
+        GROUP_READ,
+        ++order,
+        Width.SHORT,
+        "Longest transaction (ms)");
     def.define(
         CONSUMER_ID,
         Type.STRING,
@@ -463,6 +489,24 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
     if (mode == StartMode.TIMESTAMP && getLong(START_TIMESTAMP_MS) == null) {
       issues.put(START_TIMESTAMP_MS, "required when " + START_POSITION + "=timestamp");
     }
+    Object producerTimeout = originals().get(PRODUCER_TRANSACTION_TIMEOUT);
+    if (producerTimeout != null) {
+      try {
+        long timeout = Long.parseLong(producerTimeout.toString().trim());
+        if (transactionMaxDuration().toMillis() >= timeout) {
+          issues.put(
+              TRANSACTION_MAX_DURATION_MS,
+              "must be below "
+                  + PRODUCER_TRANSACTION_TIMEOUT
+                  + " ("
+                  + timeout
+                  + " ms), or the broker aborts transactions before the task commits them;"
+                  + " a third of it leaves room for slow sends");
+        }
+      } catch (NumberFormatException e) {
+        // Connect validates the producer setting itself
+      }
+    }
     return issues;
   }
 
@@ -508,6 +552,10 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   public int batchSize() {
     return getInt(BATCH_SIZE);
+  }
+
+  public Duration transactionMaxDuration() {
+    return Duration.ofMillis(getLong(TRANSACTION_MAX_DURATION_MS));
   }
 
   /** Prefix of Paimon consumer ids; the connector name unless set. */

@@ -3,6 +3,7 @@ package io.changelake.source;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.ChangeBatch;
 import io.changelake.lsm.changelog.ReaderPosition;
+import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.offset.SourceOffsets;
@@ -17,7 +18,6 @@ import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
-import org.apache.kafka.connect.source.TransactionContext;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.table.FileStoreTable;
 import org.slf4j.Logger;
@@ -26,7 +26,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the changelogs of its tables (or buckets of them) and returns them as records. A snapshot
  * cut into several batches is finished before another table is read, so with {@code
- * transaction.boundary=connector} each snapshot becomes exactly one Kafka transaction.
+ * transaction.boundary=connector} each snapshot becomes one Kafka transaction ({@link
+ * SnapshotTransactions} ends it early when it stays open too long).
+ *
+ * <p>A table whose snapshot cannot be read ({@link UnreadableSnapshotException}: its schema was
+ * changed so that stored values no longer fit) stops being published while the task's other tables
+ * go on: the error names table, snapshot and column and is logged at ERROR; nothing of the table
+ * past its last published change is skipped, so restarting the task once the table is fixed resumes
+ * it exactly. Failing the whole task instead would stop every healthy table with it. When every
+ * table of the task has failed, the task fails with their errors, so Connect's status shows them.
  */
 public final class ChangelakeSourceTask extends SourceTask {
   private static final Logger LOG = LoggerFactory.getLogger(ChangelakeSourceTask.class);
@@ -40,7 +48,7 @@ public final class ChangelakeSourceTask extends SourceTask {
   private ChangelakeSourceConfig config;
   private String connectorName;
   private Catalog catalog;
-  private TransactionContext transactions;
+  private SnapshotTransactions transactions;
   private final List<TablePublisher> publishers = new ArrayList<>();
   private final Map<Map<String, Object>, TablePublisher> publishersByPartition = new HashMap<>();
   private int nextPublisher;
@@ -63,7 +71,9 @@ public final class ChangelakeSourceTask extends SourceTask {
   public void start(Map<String, String> props) {
     config = new ChangelakeSourceConfig(props);
     connectorName = props.getOrDefault("name", "changelake-source");
-    transactions = context.transactionContext();
+    transactions =
+        new SnapshotTransactions(
+            context.transactionContext(), config.transactionMaxDuration(), System::nanoTime);
     outages = new OutageTracker("Source task of " + connectorName, config.retrySettings());
     outageMetrics = OutageMetrics.register(context, outages);
     catalog = LakeCatalogs.open(props);
@@ -192,19 +202,25 @@ public final class ChangelakeSourceTask extends SourceTask {
     for (int tried = 0; tried < publishers.size(); tried++) {
       TablePublisher publisher =
           unfinished != null ? unfinished : publishers.get(nextPublisher++ % publishers.size());
-      Optional<ChangeBatch> batch = publisher.poll();
+      if (publisher.failure().isPresent()) {
+        continue;
+      }
+      Optional<ChangeBatch> batch;
+      try {
+        batch = publisher.poll();
+      } catch (UnreadableSnapshotException e) {
+        if (stopPublishing(publisher)) {
+          return null; // the open transaction ends with the records returned before
+        }
+        continue;
+      }
       if (batch.isEmpty()) {
         unfinished = null;
         continue;
       }
       List<SourceRecord> records = publisher.toRecords(batch.get());
-      if (batch.get().endOfSnapshot()) {
-        unfinished = null;
-        endTransaction(publisher, records);
-      } else {
-        unfinished = publisher;
-        publisher.snapshotHasRecords |= !records.isEmpty();
-      }
+      unfinished = batch.get().endOfSnapshot() ? null : publisher;
+      transactions.returning(records, batch.get().endOfSnapshot());
       if (!records.isEmpty()) {
         return records;
       }
@@ -215,25 +231,32 @@ public final class ChangelakeSourceTask extends SourceTask {
     return null;
   }
 
-  /** Commits the Kafka transaction at the end of a snapshot (transaction.boundary=connector). */
-  private void endTransaction(TablePublisher publisher, List<SourceRecord> records) {
-    boolean earlierRecords = publisher.snapshotHasRecords;
-    publisher.snapshotHasRecords = false;
-    if (transactions == null) {
-      return;
+  /**
+   * Takes a table whose snapshot cannot be read out of the rotation (see the class comment).
+   * Returns true when the poll must return nothing, so the transaction holding the table's
+   * published part ends with exactly that part.
+   */
+  private boolean stopPublishing(TablePublisher publisher) {
+    if (unfinished == publisher) {
+      unfinished = null;
     }
-    if (!records.isEmpty()) {
-      transactions.commitTransaction(records.get(records.size() - 1));
-    } else if (earlierRecords) {
-      // the snapshot's last batch had nothing for us: close what its earlier batches opened
-      transactions.commitTransaction();
+    String message = publisher.failureMessage();
+    LOG.error(message, publisher.failure().orElseThrow());
+    List<TablePublisher> failed = publishers.stream().filter(p -> p.failure().isPresent()).toList();
+    if (failed.size() == publishers.size()) {
+      throw new ConnectException(
+          "Every table of this task stopped: "
+              + String.join(" | ", failed.stream().map(TablePublisher::failureMessage).toList()),
+          publisher.failure().orElseThrow());
     }
+    return transactions.endEarly();
   }
 
   @Override
   public void commitRecord(SourceRecord record, RecordMetadata metadata) {
     TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
-    if (publisher != null && metadata != null) {
+    if (publisher != null) {
+      // metadata is null when a transformation dropped the record: Connect is done with it too
       publisher.acknowledged(record.sourceOffset());
     }
   }

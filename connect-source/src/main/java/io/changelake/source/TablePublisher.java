@@ -6,11 +6,12 @@ import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.PositionExpiredException;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.lsm.changelog.StartPosition;
+import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.source.assign.TableAssignment;
+import io.changelake.source.offset.AcknowledgedPositions;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,44 +23,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes one table (or a bucket set of it) for a task: reads its changelog, turns changes into
- * records, follows schema changes and hands acknowledged positions back to the reader's Paimon
- * consumer. Used from the task thread only, except {@link #acknowledged} and {@link
- * #offsetsFlushed}.
+ * records and hands acknowledged positions back to the reader's Paimon consumer. The reader follows
+ * the table's schema changes itself (each batch carries the schema it was read with). Used from the
+ * task thread only, except {@link #acknowledged} and {@link #offsetsFlushed}.
  */
 final class TablePublisher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TablePublisher.class);
-  private static final Comparator<ReaderPosition> ORDER =
-      Comparator.comparingLong(ReaderPosition::snapshotId)
-          .thenComparing(ReaderPosition::fullState)
-          .thenComparingLong(ReaderPosition::rowOffset);
-
   private final TableAssignment assignment;
   private final Map<String, Object> partition;
   private final ChangeRecords records;
   private final String consumerId;
   private final int batchSize;
   private final String connectorName;
-  private FileStoreTable table;
+  private final FileStoreTable table;
   // null after a failure: the next poll opens a new one just after the last change returned
   private ChangelogReader reader;
   private final StartPosition start;
   private Optional<ReaderPosition> resumeFrom;
 
-  /**
-   * True until the full-state read ends. The reader's first snapshot is the full state exactly when
-   * it starts with {@code FullThenChanges} or resumes inside a full-state read; positions cannot
-   * tell (the position after the last row of the full state is the next snapshot's start).
-   */
-  private boolean fullPhase;
+  /** What Kafka acknowledged without a gap (producer callback thread). */
+  private final AcknowledgedPositions acknowledged = new AcknowledgedPositions();
 
-  /** True when the next batch begins a snapshot. */
-  private boolean atSnapshotStart = true;
-
-  /** True while the current snapshot has produced records (its transaction is open). */
-  boolean snapshotHasRecords;
-
-  /** Newest position Kafka acknowledged (producer callback thread). */
-  private volatile ReaderPosition acknowledged;
+  /** Why this table is no longer published by this task, or null while it is. */
+  private UnreadableSnapshotException failure;
 
   /** Position to hand to the Paimon consumer on the task thread, once offsets are flushed. */
   private volatile ReaderPosition flushed;
@@ -80,10 +66,6 @@ final class TablePublisher implements AutoCloseable {
     this.consumerId = consumerId;
     this.batchSize = batchSize;
     this.table = table;
-    this.fullPhase =
-        restored
-            .map(ReaderPosition::fullState)
-            .orElse(start instanceof StartPosition.FullThenChanges);
     this.start = start;
     this.resumeFrom = restored;
     this.reader = open(start, restored);
@@ -107,25 +89,15 @@ final class TablePublisher implements AutoCloseable {
   }
 
   /**
-   * The next batch of the changelog, or empty when the table has nothing new. A reader reads with
-   * the schema it was opened on; a snapshot written with a newer schema is read again from its
-   * start by a reader on the latest schema, so its events carry the added columns.
+   * The next batch of the changelog, or empty when the table has nothing new.
+   *
+   * @throws UnreadableSnapshotException when a snapshot's rows cannot be read; the table is then
+   *     {@linkplain #failure() failed} and not read again by this publisher
    */
   Optional<ChangeBatch> poll() {
-    Optional<ChangeBatch> batch = readerPoll();
-    if (batch.isPresent() && atSnapshotStart && !fullPhase) {
-      long snapshotId = batch.get().snapshotId();
-      long writtenWith = schemaIdOf(snapshotId);
-      if (writtenWith > table.schema().id()) {
-        reopenOnLatestSchema(new ReaderPosition(snapshotId, 0, false));
-        batch = readerPoll();
-      }
+    if (failure != null) {
+      return Optional.empty();
     }
-    batch.ifPresent(b -> atSnapshotStart = b.endOfSnapshot());
-    return batch;
-  }
-
-  private Optional<ChangeBatch> readerPoll() {
     if (reader == null) {
       reader = open(start, resumeFrom);
     }
@@ -133,58 +105,75 @@ final class TablePublisher implements AutoCloseable {
       return reader.poll();
     } catch (PositionExpiredException e) {
       throw new ConnectException(expiredMessage(e), e);
+    } catch (UnreadableSnapshotException e) {
+      failure = e;
+      throw e;
     }
   }
 
-  private long schemaIdOf(long snapshotId) {
-    try {
-      return table.snapshotManager().snapshot(snapshotId).schemaId();
-    } catch (RuntimeException e) {
-      // the snapshot expired while its changelog is kept (changelog.num-retained): use the latest
-      return table.copyWithLatestSchema().schema().id();
-    }
+  /** Why this table is no longer published, if it is not. */
+  Optional<UnreadableSnapshotException> failure() {
+    return Optional.ofNullable(failure);
   }
 
-  private void reopenOnLatestSchema(ReaderPosition at) {
-    FileStoreTable latest = table.copyWithLatestSchema();
-    LOG.info(
-        "Table {} changed to schema {} {}; reading on from {}",
-        assignment.table(),
-        latest.schema().id(),
-        latest.rowType(),
-        at);
-    reader.close();
-    table = latest;
-    // the start position does not matter when restoring
-    reader = open(new StartPosition.Latest(), Optional.of(at));
+  /**
+   * What the task reports when it stops publishing this table: the reader's error, where the table
+   * goes (topic, source partition) and how to go on.
+   */
+  String failureMessage() {
+    return "Stopped publishing table "
+        + assignment.table().getFullName()
+        + " (buckets "
+        + assignment.buckets().encode()
+        + ", topic "
+        + records.topic()
+        + ", source partition "
+        + partition
+        + "): "
+        + failure.getMessage()
+        + ". Nothing of this table after the last published change is lost: once the table is"
+        + " fixed, restart the task (POST /connectors/"
+        + connectorName
+        + "/tasks/<id>/restart) and it resumes there; to skip the snapshot instead, stop the"
+        + " connector and PATCH /connectors/"
+        + connectorName
+        + "/offsets for this partition to {\"snapshot_id\": "
+        + (failure.snapshotId() + 1)
+        + ", \"row_offset\": 0, \"full_state\": false}. The task's other tables go on.";
   }
 
   /** The records of one batch, each carrying the offset just after its change. */
   List<SourceRecord> toRecords(ChangeBatch batch) {
-    List<SourceRecord> out = new ArrayList<>(batch.changes().size() + 1);
+    List<SourceRecord> out = new ArrayList<>(batch.changes().size() + 2);
+    if (batch.truncates()) {
+      records.appendTruncate(batch, partition, SourceOffsets.offset(batch.truncatePosition()), out);
+      acknowledged.dispatched(batch.truncatePosition());
+    }
     List<ChangeRow> changes = batch.changes();
     for (int i = 0; i < changes.size(); i++) {
       ChangeRow change = changes.get(i);
-      boolean full = fullPhase || change.position().fullState();
       String snapshotFlag = "false";
-      if (full) {
+      if (batch.fullState()) {
         boolean last = batch.endOfSnapshot() && i == changes.size() - 1;
         snapshotFlag = last ? "last" : "true";
       }
+      int before = out.size();
       records.append(
           batch,
           change,
-          full,
+          batch.fullState(),
           snapshotFlag,
           partition,
           SourceOffsets.offset(change.position()),
           out);
-    }
-    if (batch.endOfSnapshot()) {
-      fullPhase = false;
+      for (int added = before; added < out.size(); added++) {
+        acknowledged.dispatched(change.position()); // the event, and its tombstone if any
+      }
     }
     if (!changes.isEmpty()) {
       resumeFrom = Optional.of(changes.get(changes.size() - 1).position());
+    } else if (batch.truncates()) {
+      resumeFrom = Optional.of(batch.truncatePosition());
     }
     return out;
   }
@@ -206,15 +195,14 @@ final class TablePublisher implements AutoCloseable {
     reader = null;
   }
 
+  /** Connect is done with a record of this publisher (sent, or dropped by a transformation). */
   void acknowledged(Map<String, ?> offset) {
-    SourceOffsets.parseOffset(partition, offset)
-        .filter(position -> acknowledged == null || ORDER.compare(position, acknowledged) > 0)
-        .ifPresent(position -> acknowledged = position);
+    acknowledged.acknowledged(SourceOffsets.parseOffset(partition, offset).orElseThrow());
   }
 
   /** Connect has stored the offsets of every acknowledged record. */
   void offsetsFlushed() {
-    flushed = acknowledged;
+    acknowledged.contiguous().ifPresent(position -> flushed = position);
   }
 
   /** Lets Paimon expire what is durable in Kafka and its offsets (task thread). */

@@ -20,7 +20,11 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 public final class SinkMetrics implements AutoCloseable {
   private final PluginMetrics plugin;
   private final Map<String, TableMetrics> tables = new HashMap<>();
-  private final java.util.List<MetricName> registered = new java.util.ArrayList<>();
+  // the compactor thread registers compaction metrics while the task thread registers its own
+  private final Map<String, CompactionMetrics> compactions =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.List<MetricName> registered =
+      java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
   private final AtomicLong recordsIn = new AtomicLong();
   private final AtomicLong recordsSkipped = new AtomicLong();
@@ -76,6 +80,11 @@ public final class SinkMetrics implements AutoCloseable {
     return dlqRecords.get();
   }
 
+  /** Compaction metrics of {@code table}, registered on first use (from the compactor thread). */
+  public CompactionMetrics compaction(String table) {
+    return compactions.computeIfAbsent(table, t -> new CompactionMetrics(t, this));
+  }
+
   /** The metrics of {@code table}, registered on first use. */
   public TableMetrics table(String table) {
     return tables.computeIfAbsent(table, t -> new TableMetrics(t, this));
@@ -120,9 +129,11 @@ public final class SinkMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    if (plugin != null) {
-      registered.forEach(plugin::removeMetric);
+    synchronized (registered) {
+      if (plugin != null) {
+        registered.forEach(plugin::removeMetric);
+      }
+      registered.clear();
     }
-    registered.clear();
   }
 }

@@ -84,11 +84,10 @@ public final class ChangelakeSinkTask extends SinkTask {
   private OffsetTracker offsets;
   private SinkMetrics metrics;
   private CompactionScheduler compaction;
-  private String offsetUserPrefix;
+  private CommitUsers users;
   private int taskId;
   private int taskCount;
   private String connector;
-  private String connectorUsers;
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final SourceOrder order = new SourceOrder();
@@ -112,8 +111,9 @@ public final class ChangelakeSinkTask extends SinkTask {
     taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
     connector = props.getOrDefault("name", "changelake-sink");
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
-    connectorUsers = "changelake-sink-" + connector + "-";
-    offsetUserPrefix = connectorUsers + "task-";
+    users = new CommitUsers(connector);
+    // the compactor, opened with the lake, publishes into the task's metrics
+    metrics = new SinkMetrics(pluginMetrics());
     outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
     try {
       openLake();
@@ -136,7 +136,6 @@ public final class ChangelakeSinkTask extends SinkTask {
     boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
-    metrics = new SinkMetrics(pluginMetrics());
     metrics.outages(outages);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
@@ -153,14 +152,14 @@ public final class ChangelakeSinkTask extends SinkTask {
         new WriterPool(
             catalog,
             new WriterSettings(
-                offsetUserPrefix + taskId,
+                users.task(taskId),
                 config
                     .spillDirectory()
                     .resolve(connector.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + taskId),
                 config.writerMemoryBytes(),
                 config.writerIdleTimeout()));
     provisioner = new TableProvisioner(catalog);
-    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, connectorUsers);
+    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, users, metrics);
     compaction.start();
   }
 
@@ -558,7 +557,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             config.tableSettings(id.getObjectName()),
             pool,
             metrics.table(id.getFullName()),
-            offsetUserPrefix);
+            users);
     tables.put(id, table);
     return table;
   }

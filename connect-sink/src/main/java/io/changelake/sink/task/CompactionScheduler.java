@@ -1,9 +1,15 @@
 package io.changelake.sink.task;
 
+import io.changelake.lsm.compact.CompactionHeartbeat;
 import io.changelake.lsm.compact.CompactionSettings;
 import io.changelake.lsm.compact.Compactor;
 import io.changelake.sink.config.ChangelakeSinkConfig;
+import io.changelake.sink.metrics.CompactionMetrics;
+import io.changelake.sink.metrics.SinkMetrics;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,39 +23,86 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Compacts the connector's tables in the background. Each table is owned by exactly one task
- * ({@code hash(table) mod tasks}), so one compactor per table exists and it never conflicts with
- * the write-only ingest writers. A table belongs to the connector when its latest snapshot was
- * committed by one of the connector's commit users.
+ * ({@code hash(table) mod tasks}), so normally one compactor per table exists and it never
+ * conflicts with the write-only ingest writers. A table belongs to the connector when its latest
+ * snapshot was committed by one of the connector's own commit users (matched exactly).
+ *
+ * <p>A round survives anything one table throws, {@link Error}s included: the failure is counted
+ * for that table ({@link CompactionMetrics}), logged once per streak of failed rounds, and the
+ * round goes on with the next table. An owner that stops compacting a table (a FAILED task keeps
+ * its ownership, Connect does not move it) is replaced: every successful round writes the table's
+ * {@link CompactionHeartbeat}, and once it is older than {@link #TAKEOVER_AFTER_INTERVALS}
+ * compaction intervals the next task after the owner compacts the table too, then the one after it,
+ * and so on while it stays stale. Two compactors at once cost a conflict, never data: ingest
+ * writers are write-only and a compaction that lost a conflict is simply not committed.
  */
 final class CompactionScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
+
+  /** A table not compacted for this many intervals is compacted by another task. */
+  static final int TAKEOVER_AFTER_INTERVALS = 3;
+
+  /** What is done to one table in a round; a seam for tests. */
+  interface TableCompaction {
+    void run(Compactor compactor, FileStoreTable table, boolean full) throws Exception;
+  }
 
   private final Catalog catalog;
   private final String database;
   private final int taskId;
   private final int taskCount;
-  private final String connectorUserPrefix;
+  private final CommitUsers users;
   private final Duration interval;
   private final boolean full;
   private final CompactionSettings settings;
+  private final SinkMetrics metrics;
+  private final TableCompaction compaction;
   private final ScheduledExecutorService executor;
+  // tables seen without a heartbeat, and since when: the owner may not have had its first round
+  private final Map<Identifier, Long> withoutHeartbeatSince = new HashMap<>();
+  private final Map<Identifier, Boolean> takenOver = new HashMap<>();
+  private boolean listingFailed;
 
   CompactionScheduler(
       ChangelakeSinkConfig config,
       Catalog catalog,
       int taskId,
       int taskCount,
-      String connectorUserPrefix) {
+      CommitUsers users,
+      SinkMetrics metrics) {
+    this(
+        config,
+        catalog,
+        taskId,
+        taskCount,
+        users,
+        metrics,
+        (compactor, table, full) -> {
+          compactor.compact(table, full);
+          compactor.maintain(table);
+        });
+  }
+
+  CompactionScheduler(
+      ChangelakeSinkConfig config,
+      Catalog catalog,
+      int taskId,
+      int taskCount,
+      CommitUsers users,
+      SinkMetrics metrics,
+      TableCompaction compaction) {
     this.catalog = catalog;
     this.database = config.database();
     this.taskId = taskId;
     this.taskCount = taskCount;
-    this.connectorUserPrefix = connectorUserPrefix;
+    this.users = users;
     this.interval = config.compactionInterval();
     this.full = config.fullCompaction();
+    this.metrics = metrics;
+    this.compaction = compaction;
     this.settings =
         new CompactionSettings(
-            connectorUserPrefix + "compactor",
+            users.compactor(),
             config.snapshotsRetainMin(),
             Math.max(config.snapshotsRetainMin(), config.snapshotsRetainMax()),
             config.snapshotTimeRetained(),
@@ -67,7 +120,26 @@ final class CompactionScheduler implements AutoCloseable {
 
   /** True when this task is the one compacting {@code table}. */
   static boolean owns(Identifier table, int taskId, int taskCount) {
-    return Math.floorMod(table.getFullName().hashCode(), taskCount) == taskId;
+    return owner(table, taskCount) == taskId;
+  }
+
+  private static int owner(Identifier table, int taskCount) {
+    return Math.floorMod(table.getFullName().hashCode(), taskCount);
+  }
+
+  /**
+   * True when {@code taskId} stands in for the owner of a table last compacted {@code ageMs} ago:
+   * after {@code takeoverAfterMs} the task after the owner, after twice that the next one, and so
+   * on through the other tasks, so a stale table gets one stand-in at a time.
+   */
+  static boolean standsIn(
+      Identifier table, int taskId, int taskCount, long ageMs, long takeoverAfterMs) {
+    if (taskCount < 2 || ageMs < takeoverAfterMs || owns(table, taskId, taskCount)) {
+      return false;
+    }
+    long periods = ageMs / takeoverAfterMs;
+    long offset = 1 + (periods - 1) % (taskCount - 1);
+    return Math.floorMod(owner(table, taskCount) + offset, taskCount) == taskId;
   }
 
   /**
@@ -83,30 +155,122 @@ final class CompactionScheduler implements AutoCloseable {
     }
   }
 
-  private void runRound() {
-    Compactor compactor = new Compactor(settings);
+  /**
+   * One round over the connector's tables. Never throws: the executor would cancel every later
+   * round, silently, while the task stays RUNNING.
+   */
+  void runRound() {
+    List<String> names;
     try {
-      for (String name : catalog.listTables(database)) {
-        Identifier id = Identifier.create(database, name);
-        if (!owns(id, taskId, taskCount)) {
-          continue;
-        }
-        Table table = catalog.getTable(id);
-        if (table instanceof FileStoreTable fileStoreTable && ours(fileStoreTable)) {
-          compactor.compact(fileStoreTable, full);
-          compactor.maintain(fileStoreTable);
-        }
+      names = catalog.listTables(database);
+      if (listingFailed) {
+        LOG.info("Task {} lists the tables of {} again; compaction goes on", taskId, database);
+        listingFailed = false;
       }
-    } catch (Exception e) {
-      // compaction rewrites committed data only; a failed round loses nothing and the next one
-      // starts over
-      LOG.error("Compaction round of task {} failed; retrying in {}", taskId, interval, e);
+    } catch (Throwable e) {
+      if (!listingFailed) {
+        LOG.error(
+            "Task {} cannot list the tables of {} to compact them; retrying every {} (logged"
+                + " again only once it works)",
+            taskId,
+            database,
+            interval,
+            e);
+        listingFailed = true;
+      }
+      return;
+    }
+    Compactor compactor = new Compactor(settings);
+    for (String name : names) {
+      if (Thread.currentThread().isInterrupted()) {
+        return; // closing
+      }
+      Identifier id = Identifier.create(database, name);
+      try {
+        compactIfDue(compactor, id);
+      } catch (Throwable e) {
+        // compaction rewrites committed data only: a failed round loses nothing, the next starts
+        // over; isolated per table so one that always fails does not starve the ones after it
+        failed(id, e);
+      }
+    }
+  }
+
+  private void compactIfDue(Compactor compactor, Identifier id) throws Exception {
+    Table table;
+    try {
+      table = catalog.getTable(id);
+    } catch (Catalog.TableNotExistException e) {
+      return; // dropped since the listing
+    }
+    if (!(table instanceof FileStoreTable fileStoreTable) || !ours(fileStoreTable)) {
+      return;
+    }
+    CompactionMetrics tableMetrics = metrics.compaction(id.getFullName());
+    long now = System.currentTimeMillis();
+    long ageMs = heartbeatAge(id, fileStoreTable, tableMetrics, now);
+    long takeoverAfterMs = TAKEOVER_AFTER_INTERVALS * interval.toMillis();
+    boolean owner = owns(id, taskId, taskCount);
+    boolean standIn = !owner && standsIn(id, taskId, taskCount, ageMs, takeoverAfterMs);
+    if (!owner && !standIn) {
+      takenOver.remove(id);
+      return;
+    }
+    if (standIn && takenOver.put(id, true) == null) {
+      LOG.warn(
+          "Table {} was last compacted {} ago (owner: task {} of {}): task {} compacts it too"
+              + " until the heartbeat is fresh again. Check the owner task's status and logs.",
+          id.getFullName(),
+          Duration.ofMillis(ageMs),
+          owner(id, taskCount),
+          taskCount,
+          taskId);
+    }
+    compaction.run(compactor, fileStoreTable, full);
+    long done = System.currentTimeMillis();
+    CompactionHeartbeat.record(fileStoreTable, users.compactor() + " (task " + taskId + ")", done);
+    withoutHeartbeatSince.remove(id);
+    long failedRounds = tableMetrics.failingRounds();
+    tableMetrics.succeeded(done);
+    if (failedRounds > 0) {
+      LOG.info(
+          "Compaction of table {} by task {} works again after {} failed rounds",
+          id.getFullName(),
+          taskId,
+          failedRounds);
+    }
+  }
+
+  /** How long ago any task last compacted the table; unknown heartbeats count from first sight. */
+  private long heartbeatAge(
+      Identifier id, FileStoreTable table, CompactionMetrics tableMetrics, long now) {
+    var beat = CompactionHeartbeat.read(table);
+    if (beat.isPresent()) {
+      withoutHeartbeatSince.remove(id);
+      tableMetrics.lastSuccess(beat.get().timeMillis());
+      return Math.max(0, now - beat.get().timeMillis());
+    }
+    return now - withoutHeartbeatSince.computeIfAbsent(id, t -> now);
+  }
+
+  private void failed(Identifier id, Throwable e) {
+    long streak = metrics.compaction(id.getFullName()).failed();
+    if (streak == 1) {
+      LOG.error(
+          "Compaction of table {} by task {} failed; it is retried every {} and logged again only"
+              + " once it works (metric table-compaction-failing-rounds counts the failed rounds)",
+          id.getFullName(),
+          taskId,
+          interval,
+          e);
+    } else {
+      LOG.debug("Compaction of table {} failed again ({} rounds)", id.getFullName(), streak, e);
     }
   }
 
   private boolean ours(FileStoreTable table) {
     Snapshot latest = table.snapshotManager().latestSnapshot();
-    return latest != null && latest.commitUser().startsWith(connectorUserPrefix);
+    return latest != null && users.isConnectors(latest.commitUser());
   }
 
   @Override

@@ -51,7 +51,7 @@ final class TableState {
   private Optional<SourcePosition> truncatedCommitted = Optional.empty();
 
   // commit users of the connector's tasks, whose snapshots record offsets
-  private final String offsetUserPrefix;
+  private final CommitUsers users;
 
   /** The source tables (or topics, without a source block) this task wrote rows of into it. */
   final Set<SourceTable> sources = new HashSet<>();
@@ -64,9 +64,9 @@ final class TableState {
       TableSettings settings,
       WriterPool pool,
       TableMetrics metrics,
-      String offsetUserPrefix) {
+      CommitUsers users) {
     this.id = id;
-    this.offsetUserPrefix = offsetUserPrefix;
+    this.users = users;
     this.settings = settings;
     this.pool = pool;
     this.metrics = metrics;
@@ -156,7 +156,7 @@ final class TableState {
       return;
     }
     Map<SourcePartition, CommittedPartition> committed =
-        CommittedOffsets.readPartitions(writer().table(), offsetUserPrefix);
+        CommittedOffsets.readPartitions(writer().table(), users::isTask);
     contained = new HashMap<>();
     marks = new HashMap<>();
     committed.forEach(

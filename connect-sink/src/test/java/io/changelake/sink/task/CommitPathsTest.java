@@ -12,10 +12,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.changelake.lsm.commit.CommittedOffsets;
-import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.OffsetCopyFault;
 import io.changelake.lsm.testing.TestTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -121,16 +120,33 @@ class CommitPathsTest {
       throws Exception {
     ChangelakeSinkTask task = start(props(), new Context(null));
     task.put(records(0, 10));
-    // t2's snapshot lands but the step after it fails, as a timeout on an object store would:
+    // t2's snapshot lands but the step after it fails for good (its offset copy is a directory):
     // t1 is committed, t2 is committed without the task knowing
-    Path inTheWay = tmp.resolve("warehouse/lake.db/t2").resolve(OffsetFallbackStore.DIRECTORY);
-    Files.writeString(inTheWay, "in the way");
-    // the failure looks transient (an I/O error of the warehouse): the task rewinds as after a
-    // crash and reports nothing new, instead of failing
-    assertThat(commit(task)).doesNotContainKey(PARTITION);
-    Files.delete(inTheWay);
+    try (OffsetCopyFault fault =
+        OffsetCopyFault.block(
+            tmp.resolve("warehouse/lake.db/t2"), "changelake-sink-payments-sink-task-0")) {
+      assertThatThrownBy(() -> commit(task)).hasMessageContaining("t2");
+    }
 
     // Connect rewinds to the positions last reported (none) and delivers everything again
+    task.put(records(0, 12));
+    Map<TopicPartition, OffsetAndMetadata> reported = commit(task);
+
+    assertThat(reported).containsEntry(PARTITION, new OffsetAndMetadata(12));
+    assertThat(sums("t1")).containsExactly(values(1, 6L));
+    assertThat(sums("t2")).containsExactly(values(1, 6L));
+  }
+
+  @Test
+  void aCommitRoundThatFailedTransientlyInPreCommitIsReplayedWithoutDoubling() throws Exception {
+    ChangelakeSinkTask task = start(props(), new Context(null));
+    task.put(records(0, 10));
+    try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
+      // the failure looks transient (an I/O error of the warehouse): the task rewinds as after a
+      // crash and reports nothing new, instead of failing
+      assertThat(commit(task)).doesNotContainKey(PARTITION);
+    }
+
     task.put(records(0, 12));
     Map<TopicPartition, OffsetAndMetadata> reported = commit(task);
 

@@ -17,6 +17,12 @@ import org.apache.paimon.catalog.Identifier;
  * is {@code 0,2} when a task reads some buckets). Offset: {@code {"snapshot_id": 12, "row_offset":
  * 300, "full_state": false}} — the next change to publish is the {@code row_offset}-th of snapshot
  * {@code snapshot_id} (of the full-state read of that snapshot when {@code full_state}).
+ *
+ * <p>Offsets are per row: every record carries the offset just after its own change, so a Kafka
+ * transaction or an offset flush may end after any record, also inside a snapshot (exactly-once
+ * transactions split a snapshot that stays open too long). A truncate's record carries {@code
+ * {"snapshot_id": S, "row_offset": 0, "full_state": true}}: the rows the truncating snapshot S
+ * holds follow it as the full state of S (or, when none survived, the start of the next snapshot).
  */
 public final class SourceOffsets {
   public static final String DATABASE = "database";

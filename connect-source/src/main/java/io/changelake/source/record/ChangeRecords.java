@@ -112,6 +112,42 @@ public final class ChangeRecords {
     }
   }
 
+  /**
+   * Appends the record of a truncate, as Debezium publishes one: no key, {@code op=t}, no rows (in
+   * the flat format every column null and the operation field {@code t}).
+   *
+   * @param batch the batch the truncate starts (its snapshot and row type)
+   * @param sourcePartition the Connect source partition of the reader
+   * @param sourceOffset the Connect offset just after the truncate
+   */
+  public void appendTruncate(
+      ChangeBatch batch,
+      Map<String, ?> sourcePartition,
+      Map<String, ?> sourceOffset,
+      List<SourceRecord> out) {
+    useRowType(batch.rowType());
+    SourceInfo source =
+        new SourceInfo(
+            settings.connectorName(),
+            table.getDatabaseName(),
+            table.getObjectName(),
+            batch.snapshotId(),
+            batch.commitKind(),
+            "false");
+    long now = System.currentTimeMillis();
+    out.add(
+        new SourceRecord(
+            sourcePartition,
+            sourceOffset,
+            topic,
+            null,
+            null,
+            null,
+            values.schema(),
+            values.value(Op.TRUNCATE, null, null, source, now),
+            now));
+  }
+
   private void useRowType(RowType newRowType) {
     // batches of one schema share their row type: identity first, deep equality per change is
     // costly

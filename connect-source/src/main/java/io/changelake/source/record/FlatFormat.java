@@ -1,5 +1,6 @@
 package io.changelake.source.record;
 
+import org.apache.kafka.connect.data.ConnectSchema;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -7,7 +8,11 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.paimon.data.InternalRow;
 
-/** The row itself (the old row for deletes) plus an operation field. */
+/**
+ * The row itself (the old row for deletes) plus an operation field. A truncate has no row: its
+ * value holds null in every column and {@code t} in the operation field, so the columns are all
+ * optional here (also those of the primary key, which keys carry as required).
+ */
 final class FlatFormat implements ValueFormat {
   private final StructMapper rows;
   private final String opField;
@@ -26,7 +31,7 @@ final class FlatFormat implements ValueFormat {
     }
     SchemaBuilder builder = SchemaBuilder.struct().name(topic + ".Value");
     for (Field field : rows.schema().fields()) {
-      builder.field(field.name(), field.schema());
+      builder.field(field.name(), optional(field.schema()));
     }
     this.schema = builder.field(opField, Schema.STRING_SCHEMA).build();
   }
@@ -38,11 +43,33 @@ final class FlatFormat implements ValueFormat {
 
   @Override
   public Struct value(Op op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
-    Struct row = rows.toStruct(after != null ? after : before);
     Struct value = new Struct(schema);
-    for (Field field : rows.schema().fields()) {
-      value.put(field.name(), row.get(field));
+    Struct row = rows.toStruct(after != null ? after : before);
+    if (row != null) {
+      for (Field field : rows.schema().fields()) {
+        value.put(field.name(), row.get(field));
+      }
     }
     return value.put(opField, op.code());
+  }
+
+  /** {@code schema} as an optional schema, the same otherwise. */
+  private static Schema optional(Schema schema) {
+    if (schema.isOptional()) {
+      return schema;
+    }
+    return new ConnectSchema(
+        schema.type(),
+        true,
+        schema.defaultValue(),
+        schema.name(),
+        schema.version(),
+        schema.doc(),
+        schema.parameters(),
+        schema.type() == Schema.Type.STRUCT ? schema.fields() : null,
+        schema.type() == Schema.Type.MAP ? schema.keySchema() : null,
+        schema.type() == Schema.Type.MAP || schema.type() == Schema.Type.ARRAY
+            ? schema.valueSchema()
+            : null);
   }
 }

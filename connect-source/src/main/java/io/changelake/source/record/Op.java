@@ -8,7 +8,9 @@ public enum Op {
   UPDATE("u"),
   DELETE("d"),
   /** A row of the full-state phase (Debezium's snapshot read). */
-  READ("r");
+  READ("r"),
+  /** The table was emptied (a record without key or rows). */
+  TRUNCATE("t");
 
   private final String code;
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.changelake.source.it.ConnectFixture.Event;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,7 +17,9 @@ import java.util.stream.Collectors;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.Decimal;
 import org.apache.paimon.options.ExpireConfig;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -167,6 +170,120 @@ class ChangelakeSourceConnectorTest {
     assertThat(updated.after().getInt32("qty")).isEqualTo(5);
     assertThat(ChangeReplay.replay(events, List.of("id", "name", "qty", "note")))
         .isEqualTo(lake.rows(table));
+  }
+
+  /**
+   * Widenings the sink applies while the source runs: rows written after them arrive with values
+   * the old types could not hold (a reader on the old schema cast them down: an NPE for the
+   * decimal), rows written before them still read.
+   */
+  @Test
+  void widenedColumnsReachTheEventsWithTheirNewValues() throws Exception {
+    Identifier table = lake.createTable("widen_db", "t", 1, "lookup");
+    lake.addColumn(table, "price", DataTypes.DECIMAL(10, 2));
+    lake.commit(table, upsert(1, "a", 1, Decimal.fromBigDecimal(new BigDecimal("12.34"), 10, 2)));
+    kafka.startConnector("widen", config("tables", "widen_db.t"));
+    kafka.awaitEvents("widen_db.t", 1);
+
+    lake.alter(
+        table,
+        SchemaChange.updateColumnType("price", DataTypes.DECIMAL(14, 4), true),
+        SchemaChange.updateColumnType("qty", DataTypes.BIGINT(), true));
+    lake.commit(
+        table,
+        upsert(2, "b", 1L << 40, Decimal.fromBigDecimal(new BigDecimal("1234567890.1234"), 14, 4)),
+        upsert(1, "a", 2L, Decimal.fromBigDecimal(new BigDecimal("12.3456"), 14, 4)));
+    List<Event> events = kafka.awaitEvents("widen_db.t", 3);
+    Event inserted = only(events, 2);
+    assertThat(inserted.after().getInt64("qty")).isEqualTo(1L << 40);
+    assertThat(new BigDecimal(inserted.after().get("price").toString()))
+        .isEqualByComparingTo("1234567890.1234");
+    Event updated =
+        events.stream().filter(e -> e.id() == 1 && e.op().equals("u")).findFirst().orElseThrow();
+    assertThat(new BigDecimal(updated.before().get("price").toString()))
+        .as("the row written before the change, read with the new type")
+        .isEqualByComparingTo("12.34");
+    assertThat(new BigDecimal(updated.after().get("price").toString()))
+        .isEqualByComparingTo("12.3456");
+  }
+
+  /**
+   * A truncate (an overwrite snapshot) reaches the topic as Debezium's {@code op=t}, in order with
+   * the events before and after it; an overwrite that leaves rows is followed by them as reads.
+   */
+  @Test
+  void truncatesArePublishedInOrderWithTheChangesAroundThem() throws Exception {
+    Identifier table = lake.createTable("trunc_db", "t", 2, "input");
+    lake.commit(table, upsert(1, "a", 1), upsert(2, "b", 2));
+    kafka.startConnector(
+        "trunc",
+        config(
+            "tables",
+            "trunc_db.t",
+            "start.position",
+            "snapshot",
+            "start.snapshot.id",
+            "1",
+            // one partition: the truncate (no key) is ordered with every key's events
+            "topic.creation.default.partitions",
+            "1"));
+    kafka.awaitEvents("trunc_db.t", 2);
+    lake.overwrite(table); // TRUNCATE
+    lake.commit(table, upsert(3, "c", 3));
+    lake.overwrite(table, upsert(4, "d", 4), upsert(5, "e", 5)); // INSERT OVERWRITE
+    lake.commit(table, upsert(6, "f", 6));
+
+    List<Event> events = kafka.awaitEvents("trunc_db.t", 8);
+    List<String> ops =
+        events.stream().map(e -> e.op() + (e.key() == null ? "" : String.valueOf(e.id()))).toList();
+    assertThat(ops.subList(0, 2)).containsExactlyInAnyOrder("c1", "c2");
+    assertThat(ops.subList(2, 5)).containsExactly("t", "c3", "t");
+    assertThat(ops.subList(5, 7)).containsExactlyInAnyOrder("r4", "r5");
+    assertThat(ops.subList(7, 8)).containsExactly("c6");
+    assertThat(events).hasSize(8);
+    Event truncate = events.get(2);
+    assertThat(truncate.value().getStruct("source").getString("table")).isEqualTo("t");
+    assertThat(truncate.value().getStruct("source").getString("commit_kind"))
+        .isEqualTo("OVERWRITE");
+    assertThat(truncate.before()).isNull();
+    assertThat(truncate.after()).isNull();
+  }
+
+  /**
+   * A table whose stored values no longer fit its schema (narrowed by another engine) stops alone
+   * with a clear error; the task's other table goes on.
+   */
+  @Test
+  void aTableThatCannotBeReadStopsAloneAndTheOthersGoOn() throws Exception {
+    Identifier broken = lake.createTable("broken_db", "narrowed", 1, "input");
+    Identifier healthy = lake.createTable("broken_db", "healthy", 1, "input");
+    lake.addColumn(broken, "price", DataTypes.DECIMAL(14, 4));
+    lake.commit(broken, upsert(1, "a", 1, Decimal.fromBigDecimal(new BigDecimal("1.5"), 14, 4)));
+    lake.commit(
+        broken,
+        upsert(2, "b", 2, Decimal.fromBigDecimal(new BigDecimal("1234567890.1234"), 14, 4)));
+    lake.alter(broken, SchemaChange.updateColumnType("price", DataTypes.DECIMAL(10, 2), true));
+    lake.commit(healthy, upsert(1, "a", 1));
+    kafka.startConnector(
+        "broken",
+        config(
+            "tables.regex",
+            "broken_db\\..*",
+            "start.position",
+            "snapshot",
+            "start.snapshot.id",
+            "1"));
+    kafka.awaitEvents("broken_db.narrowed", 1);
+    kafka.awaitEvents("broken_db.healthy", 1);
+
+    lake.commit(healthy, upsert(2, "b", 2));
+    lake.commit(healthy, upsert(3, "c", 3));
+
+    assertThat(ids(kafka.awaitEvents("broken_db.healthy", 3))).containsExactlyInAnyOrder(1, 2, 3);
+    kafka.awaitRunning("broken", 1);
+    assertThat(ids(kafka.readAll("broken_db.narrowed", "read_uncommitted")))
+        .as("nothing of the unreadable snapshot is published")
+        .containsExactly(1);
   }
 
   @Test

@@ -62,6 +62,8 @@ final class ConnectFixture implements AutoCloseable {
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");
     broker.put("offsets.topic.replication.factor", "1");
+    // abort timed-out transactions within a second (default 10 s), as tests lower the timeout
+    broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
     connect =
         new EmbeddedConnectCluster.Builder()
             .name("changelake-source-" + (exactlyOnce ? "eos" : "plain"))

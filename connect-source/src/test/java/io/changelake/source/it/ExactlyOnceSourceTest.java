@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.junit.jupiter.api.AfterAll;
@@ -136,5 +139,93 @@ class ExactlyOnceSourceTest {
     assertThat(committed.stream().collect(Collectors.groupingBy(Event::op, Collectors.counting())))
         .containsEntry("c", (long) KEYS)
         .containsEntry("u", (long) 60 * KEYS_PER_ROUND);
+  }
+
+  /**
+   * A full state far larger than one transaction may last: with the producer's transaction timeout
+   * at 8 s and the producer throttled by a broker quota, publishing 10,000 rows takes about 15 s.
+   * One transaction per snapshot would be aborted by the broker every time; split into transactions
+   * of transaction.max.duration.ms, read_committed consumers get every row once.
+   */
+  @Test
+  void aSnapshotLargerThanOneTransactionIsPublishedExactlyOnceInSeveralTransactions()
+      throws Exception {
+    int rows = 10_000;
+    Identifier table = lake.createTable("eos_big", "t", 2, "input");
+    List<InternalRow> all = new ArrayList<>();
+    for (int id = 0; id < rows; id++) {
+      all.add(upsert(id, "row " + id, id));
+    }
+    lake.commit(table, all.toArray(InternalRow[]::new));
+    // a topic created on the first send has no leader for a moment: that stall alone would
+    // outlast the short transaction timeout
+    kafka.connect.kafka().createTopic("eos_big.t", 3);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                kafka.connect.kafka().describeTopics("eos_big.t").get("eos_big.t").stream()
+                        .flatMap(description -> description.partitions().stream())
+                        .filter(partition -> partition.leader() != null)
+                        .count()
+                    == 3);
+    // the broker throttles the task's producer to 400 kB/s: the ~6 MB of the full state take
+    // about 15 s to publish whatever the machine, longer than the transaction timeout
+    try (Admin admin = kafka.connect.kafka().createAdminClient()) {
+      admin
+          .alterClientQuotas(
+              List.of(
+                  new ClientQuotaAlteration(
+                      new ClientQuotaEntity(
+                          Map.of(ClientQuotaEntity.CLIENT_ID, "connector-producer-eos-big-0")),
+                      List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 400_000.0)))))
+          .all()
+          .get();
+    }
+
+    kafka.startConnector(
+        "eos-big",
+        ConnectFixture.sourceConfig(
+            lake.catalogProps(),
+            "tables",
+            "eos_big.t",
+            "start.position",
+            "full",
+            "exactly.once.support",
+            "required",
+            "transaction.boundary",
+            "connector",
+            "batch.size",
+            "200",
+            "transaction.max.duration.ms",
+            "1000",
+            "producer.override.transaction.timeout.ms",
+            "8000",
+            // a small buffer: sends block at the throttled rate, so the task's polls follow the
+            // producer and a transaction never holds much unsent data
+            "producer.override.buffer.memory",
+            "32768",
+            "producer.override.batch.size",
+            "8192"));
+    lake.commit(table, upsert(0, "changed", -1), upsert(rows, "new", rows));
+
+    List<Event> committed = new ArrayList<>();
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofSeconds(1))
+        .until(
+            () -> {
+              var task = kafka.connect.connectorStatus("eos-big").tasks().get(0);
+              assertThat(task.state()).as(task.trace()).isEqualTo("RUNNING");
+              committed.clear();
+              committed.addAll(kafka.readAll("eos_big.t", "read_committed"));
+              return committed.size() >= rows + 2;
+            });
+    assertThat(committed).hasSize(rows + 2);
+    assertThat(committed.stream().filter(e -> e.op().equals("r")).map(Event::id))
+        .doesNotHaveDuplicates()
+        .hasSize(rows);
+    assertThat(ChangeReplay.replay(committed, List.of("id", "name", "qty")))
+        .isEqualTo(lake.rows(table));
   }
 }

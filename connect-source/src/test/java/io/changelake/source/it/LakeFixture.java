@@ -96,6 +96,29 @@ final class LakeFixture implements AutoCloseable {
     catalog.alterTable(id, SchemaChange.addColumn(name, type), false);
   }
 
+  /** Any schema change, as the sink or another engine makes it. */
+  void alter(Identifier id, SchemaChange... changes) throws Exception {
+    closeWriter(id);
+    catalog.alterTable(id, java.util.Arrays.asList(changes), false);
+  }
+
+  /**
+   * Replaces the table's rows by {@code rows} in one overwrite snapshot, as another engine's INSERT
+   * OVERWRITE or TRUNCATE (no rows) does.
+   */
+  void overwrite(Identifier id, InternalRow... rows) throws Exception {
+    closeWriter(id);
+    org.apache.paimon.table.sink.BatchWriteBuilder builder =
+        table(id).newBatchWriteBuilder().withOverwrite();
+    try (org.apache.paimon.table.sink.BatchTableWrite write = builder.newWrite();
+        org.apache.paimon.table.sink.BatchTableCommit commit = builder.newCommit()) {
+      for (InternalRow row : rows) {
+        write.write(row);
+      }
+      commit.commit(write.prepareCommit());
+    }
+  }
+
   /** A row of the table's current schema; {@code values} in column order, strings as String. */
   static GenericRow row(RowKind kind, Object... values) {
     Object[] fields = new Object[values.length];

@@ -183,6 +183,53 @@ class ChangeRecordsTest {
   }
 
   @Test
+  void aTruncateIsAnEnvelopeWithoutKeyOrRowsWithOpT() {
+    List<SourceRecord> out = new ArrayList<>();
+    ChangeBatch batch =
+        new ChangeBatch(7, "OVERWRITE", V1, List.of(), true, true, new ReaderPosition(8, 0, false));
+    records(RecordFormat.ENVELOPE, true).appendTruncate(batch, PARTITION, Map.of("o", 2), out);
+
+    assertThat(out).hasSize(1).as("no tombstone follows a truncate");
+    SourceRecord record = out.get(0);
+    assertThat(record.key()).isNull();
+    assertThat(record.keySchema()).isNull();
+    assertThat(record.sourceOffset()).isEqualTo(Map.of("o", 2));
+    Struct value = (Struct) record.value();
+    value.validate();
+    assertThat(value.schema().name()).isEqualTo("shop.orders.Envelope");
+    assertThat(value.getString("op")).isEqualTo("t");
+    assertThat(value.get("before")).isNull();
+    assertThat(value.get("after")).isNull();
+    assertThat(value.getStruct("source").getInt64("snapshot_id")).isEqualTo(7L);
+    assertThat(value.getStruct("source").getString("table")).isEqualTo("orders");
+  }
+
+  @Test
+  void aFlatTruncateHasEveryColumnNullAndOpT() {
+    ChangeRecords records = records(RecordFormat.FLAT, true);
+    List<SourceRecord> out = new ArrayList<>();
+    ChangeBatch batch =
+        new ChangeBatch(7, "OVERWRITE", V1, List.of(), true, true, new ReaderPosition(8, 0, false));
+    records.appendTruncate(batch, PARTITION, Map.of("o", 2), out);
+
+    Struct value = (Struct) out.get(0).value();
+    value.validate();
+    assertThat(out.get(0).key()).isNull();
+    assertThat(value.getString("__op")).isEqualTo("t");
+    assertThat(value.get("id")).isNull();
+    assertThat(value.get("name")).isNull();
+    assertThat(value.schema().field("id").schema().isOptional())
+        .as("flat columns are optional so that a truncate has none")
+        .isTrue();
+    // rows keep their values in the same schema
+    SourceRecord insert =
+        append(records, V1, new ChangeRow(RowKind.INSERT, null, row(3, "c"), at(1, false)), false)
+            .get(0);
+    assertThat(((Struct) insert.value()).getInt32("id")).isEqualTo(3);
+    assertThat(insert.valueSchema()).isEqualTo(value.schema());
+  }
+
+  @Test
   void flatOperationFieldMayNotShadowAColumn() {
     ChangeRecords records =
         new ChangeRecords(

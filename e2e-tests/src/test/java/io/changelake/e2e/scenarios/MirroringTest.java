@@ -16,7 +16,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -176,6 +178,87 @@ class MirroringTest {
     }
   }
 
+  /**
+   * Type widenings in A under a running source (the reader on the old schema once failed with an
+   * NPE on the first widened decimal) and truncates: B, whose table is created wide enough up front
+   * (the JDBC sink's basic evolution never alters a type), follows A through both. The JDBC sink
+   * applies the source's {@code op=t} with {@code truncate.enabled=true}; the topic has one
+   * partition, so the truncate is in order with the rows before and after it.
+   */
+  @Test
+  void widenedColumnsAndTruncatesReachTheMirror() {
+    String a = "mirror_c";
+    String b = "mirror_d";
+    String lakeDb = "mc";
+    String table = "ledger";
+    pg.createDatabase(a);
+    pg.createDatabase(b);
+    pg.execute(
+        a,
+        "CREATE TABLE "
+            + table
+            + " (id int PRIMARY KEY, amount numeric(10,2), qty int, label varchar(10))",
+        "INSERT INTO " + table + " SELECT i, i * 1.25, i, 'l' || i FROM generate_series(1, 20) i");
+    pg.execute(
+        b,
+        "CREATE TABLE "
+            + table
+            + " (id int PRIMARY KEY, amount numeric(14,4), qty bigint,"
+            + " label text)");
+    Map<String, String> capture =
+        new HashMap<>(DebeziumPostgres.config(pg, a, lakeDb, "public." + table));
+    capture.put("skipped.operations", "none"); // Debezium skips truncates by default
+    Map<String, String> mirror =
+        new HashMap<>(DebeziumJdbcSink.config(pg, b, "lake." + lakeDb + "." + table));
+    mirror.put("truncate.enabled", "true");
+    connect.deploy(lakeDb + "-pg", capture, 1);
+    connect.deploy(
+        lakeDb + "-sink",
+        ChangelakeConnectors.sink(warehouse, lakeDb + "\\.public\\..*", lakeDb),
+        1);
+    connect.deploy(
+        lakeDb + "-source",
+        ChangelakeConnectors.source(warehouse, lakeDb + "." + table, "lake"),
+        1);
+    connect.deploy(lakeDb + "-mirror", mirror, 1);
+    Runnable caughtUp =
+        () ->
+            TableComparison.awaitEqual(
+                () -> DbTableReader.read(pg, a, "public", table),
+                new TableComparison.DbTable(pg, b, "public", table),
+                CATCH_UP,
+                () ->
+                    connect.failure(
+                        lakeDb + "-pg", lakeDb + "-sink", lakeDb + "-source", lakeDb + "-mirror"));
+    caughtUp.run();
+
+    pg.execute(
+        a,
+        "ALTER TABLE " + table + " ALTER COLUMN amount TYPE numeric(14,4)",
+        "ALTER TABLE " + table + " ALTER COLUMN qty TYPE bigint",
+        "ALTER TABLE " + table + " ALTER COLUMN label TYPE varchar(40)",
+        "UPDATE "
+            + table
+            + " SET amount = 1234567890.1234 + id, qty = 1099511627776 + id,"
+            + " label = 'a label longer than ten ' || id WHERE id <= 5",
+        "INSERT INTO " + table + " VALUES (21, 9876543210.5678, 4398046511104, 'wide new row')");
+    caughtUp.run();
+
+    pg.execute(
+        a,
+        "TRUNCATE " + table,
+        "INSERT INTO " + table + " VALUES (30, 1.0001, 1, 'after the truncate')",
+        "INSERT INTO " + table + " VALUES (31, 2.5, 2, 'after it too')");
+    caughtUp.run();
+    assertThat(mirrorIds(b, table)).as("the truncated rows are gone from B").containsOnly(30, 31);
+
+    for (String name : List.of("-pg", "-sink", "-source", "-mirror")) {
+      assertThat(connect.cluster().connectorStatus(lakeDb + name).tasks())
+          .as(lakeDb + name + " ran through without a task failure")
+          .allSatisfy(t -> assertThat(t.state()).isEqualTo("RUNNING"));
+    }
+  }
+
   /** Rows {@code from..to} with a value in every column; ids divisible by 7 are all NULL. */
   private static String insert(int from, int to) {
     return "INSERT INTO "
@@ -226,10 +309,14 @@ class MirroringTest {
   }
 
   private static List<Integer> mirrorIds() {
+    return mirrorIds(B, TABLE);
+  }
+
+  private static List<Integer> mirrorIds(String database, String table) {
     List<Integer> ids = new ArrayList<>();
-    try (Connection c = pg.connect(B);
+    try (Connection c = pg.connect(database);
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT id FROM " + TABLE)) {
+        ResultSet rs = s.executeQuery("SELECT id FROM " + table)) {
       while (rs.next()) {
         ids.add(rs.getInt(1));
       }

@@ -1,5 +1,6 @@
 package io.changelake.lsm.changelog;
 
+import io.changelake.lsm.commit.TruncateMarker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -16,19 +17,18 @@ import org.apache.paimon.Snapshot;
 import org.apache.paimon.consumer.Consumer;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamDataTableScan;
 import org.apache.paimon.table.source.StreamTableScan;
-import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.table.source.TableScan;
 import org.apache.paimon.table.source.snapshot.SnapshotReader;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
 import org.apache.paimon.utils.CloseableIterator;
+import org.apache.paimon.utils.SnapshotManager;
 
 /**
  * Streams a table's changes, snapshot by snapshot, for a subset of its buckets. Registers a Paimon
@@ -40,6 +40,11 @@ import org.apache.paimon.utils.CloseableIterator;
  * (produced when the {@link io.changelake.lsm.compact.Compactor} compacts, since ingest writers are
  * write-only), {@code none} gives the rows of each new file as written (no before images).
  *
+ * <p>A snapshot that truncated the table ({@link TruncateMarker}: Paimon's stream scan skips
+ * overwrite snapshots, which carry no changelog) is read as a truncate followed by the rows the
+ * snapshot holds, as a full state ({@link ChangeBatch#truncatePosition()}); of several readers
+ * sharing a table's buckets only the one owning bucket 0 announces the truncate.
+ *
  * <p>Positions count raw changes of one snapshot within this reader's buckets, in a fixed order
  * (splits sorted by bucket and partition), so a restored reader skips exactly what was consumed.
  * The Paimon consumer ({@link #consumerId()}) records the oldest snapshot still needed: the last
@@ -47,8 +52,11 @@ import org.apache.paimon.utils.CloseableIterator;
  * reader whose buckets see no changes does not hold back expiry). On restore the later of the
  * checkpoint and the consumer wins: both only ever mark work that is durable downstream.
  *
- * <p>Rows are read with the schema the table had when the reader was created; recreate the reader
- * to see columns added since. Not thread-safe.
+ * <p>Each snapshot is read with one schema, at least as new as every file it holds (see {@link
+ * ReadSchema}): the reader moves to the table's latest schema when a snapshot holds files written
+ * after the schema it reads with, so rows written before and after a widening or an added column
+ * keep their values, and {@link ChangeBatch#rowType()} tells which schema a batch has. A value no
+ * longer fitting its column fails with {@link UnreadableSnapshotException}. Not thread-safe.
  */
 public final class ChangelogReader implements AutoCloseable {
   private static final Comparator<ReaderPosition> ORDER =
@@ -61,15 +69,26 @@ public final class ChangelogReader implements AutoCloseable {
   private final int maxBatchSize;
   private final ReadBuilder readBuilder;
   private final StreamTableScan scan;
-  private final TableRead read;
-  private final RowType rowType;
-  private final InternalRowSerializer copier;
-  private final InternalRow.FieldGetter[] keyGetters;
   private final ConsumerManager consumers;
+
+  /**
+   * Whether this reader announces truncates: one reader per table does, the one owning bucket 0 (or
+   * all buckets), so a table split over several readers is not truncated once per reader.
+   */
+  private final boolean announcesTruncates;
+
+  /** The schema the next plan is read with at least; moves forward, never back. */
+  private ReadSchema schema;
 
   private PlanCursor cursor;
   private ReaderPosition pendingSkip;
-  private boolean firstPlanDone;
+
+  /**
+   * True while the scan's next plan is a full state: before the first plan of a scan that starts
+   * with the full state or resumes inside one. Such a plan is never taken for a truncate.
+   */
+  private boolean nextPlanIsFullState;
+
   private ReaderPosition lastEmitted;
   private ReaderPosition lastCheckpointed;
   private long consumerSnapshot = -1;
@@ -99,14 +118,14 @@ public final class ChangelogReader implements AutoCloseable {
     Optional<ReaderPosition> resumeAt = restored.map(this::laterOfCheckpointAndConsumer);
     this.table = table.copy(scanOptions(table, start, resumeAt.isPresent()));
     Set<Integer> owned = Set.copyOf(buckets);
+    this.announcesTruncates = owned.isEmpty() || owned.contains(0);
     this.readBuilder =
         this.table
             .newReadBuilder()
             .withBucketFilter(bucket -> owned.isEmpty() || owned.contains(bucket));
-    this.rowType = readBuilder.readType();
-    this.copier = new InternalRowSerializer(rowType);
-    this.keyGetters = keyGetters(this.table, rowType);
-    this.read = readBuilder.newRead();
+    // not this.table: a copy with scan options starting at a snapshot time-travels to that
+    // snapshot's schema, and rows written since must not be read with an older one
+    this.schema = new ReadSchema(table);
     this.scan = readBuilder.newStreamScan();
     if (resumeAt.isPresent()) {
       ReaderPosition position = resumeAt.get();
@@ -125,6 +144,10 @@ public final class ChangelogReader implements AutoCloseable {
       protect(firstNeededSnapshot(start));
     }
     pendingSkip = resumeAt.orElse(null);
+    nextPlanIsFullState =
+        resumeAt
+            .map(ReaderPosition::fullState)
+            .orElse(start instanceof StartPosition.FullThenChanges);
   }
 
   /** The consumer id a reader registers for {@code buckets} (one per bucket set). */
@@ -156,9 +179,9 @@ public final class ChangelogReader implements AutoCloseable {
     return consumerId;
   }
 
-  /** The schema rows are read with. */
+  /** The schema the reader reads with now (a later snapshot may move it forward). */
   public RowType rowType() {
-    return rowType;
+    return schema.rowType();
   }
 
   /** The next batch, or empty when no new snapshot is committed yet. */
@@ -170,17 +193,24 @@ public final class ChangelogReader implements AutoCloseable {
           return Optional.empty();
         }
       }
+      ReaderPosition truncate = cursor.takeTruncate();
       List<ChangeRow> changes = new ArrayList<>();
       while (changes.size() < maxBatchSize && !cursor.exhausted()) {
         changes.add(cursor.nextChange());
       }
-      if (changes.isEmpty()) {
+      if (changes.isEmpty() && truncate == null) {
         continue; // everything of this snapshot was consumed before a restore
       }
-      lastEmitted = changes.get(changes.size() - 1).position();
+      lastEmitted = changes.isEmpty() ? truncate : changes.get(changes.size() - 1).position();
       return Optional.of(
           new ChangeBatch(
-              cursor.snapshotId, cursor.commitKind, rowType, changes, cursor.exhausted()));
+              cursor.snapshotId,
+              cursor.commitKind,
+              cursor.schema.rowType(),
+              changes,
+              cursor.exhausted(),
+              cursor.full,
+              truncate));
     }
   }
 
@@ -216,17 +246,33 @@ public final class ChangelogReader implements AutoCloseable {
   private boolean nextPlan() {
     TableScan.Plan plan;
     Long next;
+    Long truncated = null;
+    boolean fullPlan = false;
     do {
       // a scan's first call may only find its starting snapshot and plan nothing: go on while
       // the scan advances
       Long before = scan.checkpoint();
+      if (before != null && !nextPlanIsFullState && isTruncate(before)) {
+        // Paimon's stream scan skips overwrite snapshots (they carry no changelog): read the
+        // snapshot's full state instead, announced by the truncate, then go on after it
+        ((StreamDataTableScan) scan).restore(before, true);
+        truncated = before;
+      }
       plan = planOrExpired();
       next = scan.checkpoint();
-      if (!plan.splits().isEmpty() || Objects.equals(before, next)) {
+      if (nextPlanIsFullState && next != null) {
+        // the scan found its snapshot: this plan is its full state, even an empty one
+        fullPlan = true;
+        nextPlanIsFullState = false;
+      }
+      if (truncated != null
+          || fullPlan
+          || !plan.splits().isEmpty()
+          || Objects.equals(before, next)) {
         break;
       }
     } while (true);
-    if (plan.splits().isEmpty()) {
+    if (plan.splits().isEmpty() && truncated == null) {
       if (next != null) {
         checkNotExpired(next, "next snapshot " + next);
         if (nothingPending()) {
@@ -236,11 +282,16 @@ public final class ChangelogReader implements AutoCloseable {
       }
       return false;
     }
-    boolean full = next != null && pendingFullPhase(plan);
-    long snapshotId =
-        plan instanceof SnapshotReader.Plan snapshotPlan && snapshotPlan.snapshotId() != null
-            ? snapshotPlan.snapshotId()
-            : next - 1;
+    boolean full = truncated != null || fullPlan;
+    long snapshotId;
+    if (truncated != null) {
+      snapshotId = truncated;
+    } else if (plan instanceof SnapshotReader.Plan snapshotPlan
+        && snapshotPlan.snapshotId() != null) {
+      snapshotId = snapshotPlan.snapshotId();
+    } else {
+      snapshotId = next - 1;
+    }
     long skip = 0;
     if (pendingSkip != null
         && pendingSkip.snapshotId() == snapshotId
@@ -248,11 +299,19 @@ public final class ChangelogReader implements AutoCloseable {
       skip = pendingSkip.rowOffset();
     }
     pendingSkip = null;
-    firstPlanDone = true;
     if (nothingPending()) {
       protect(snapshotId);
     }
-    cursor = new PlanCursor(snapshotId, full, commitKind(snapshotId), sorted(plan.splits()), next);
+    schema = schema.covering(plan.splits());
+    cursor =
+        new PlanCursor(
+            snapshotId,
+            full,
+            commitKind(snapshotId),
+            schema,
+            sorted(plan.splits()),
+            next,
+            truncated != null && announcesTruncates);
     cursor.skip(skip);
     return true;
   }
@@ -267,17 +326,6 @@ public final class ChangelogReader implements AutoCloseable {
       }
       throw e;
     }
-  }
-
-  private boolean pendingFullPhase(TableScan.Plan plan) {
-    if (firstPlanDone) {
-      return false;
-    }
-    if (pendingSkip != null) {
-      return pendingSkip.fullState();
-    }
-    String mode = table.options().get(CoreOptions.SCAN_MODE.key());
-    return "latest-full".equals(mode) || "from-snapshot-full".equals(mode);
   }
 
   private boolean nothingPending() {
@@ -403,6 +451,17 @@ public final class ChangelogReader implements AutoCloseable {
             + " consumer protect them");
   }
 
+  /**
+   * Whether snapshot {@code snapshotId} exists and truncated the table ({@link TruncateMarker}).
+   */
+  private boolean isTruncate(long snapshotId) {
+    SnapshotManager snapshots = table.snapshotManager();
+    if (!snapshots.snapshotExists(snapshotId)) {
+      return false; // not committed yet, or expired with its changelog kept: no overwrite
+    }
+    return TruncateMarker.isTruncate(snapshots.snapshot(snapshotId));
+  }
+
   private String commitKind(long snapshotId) {
     try {
       return table.snapshotManager().snapshot(snapshotId).commitKind().name();
@@ -429,25 +488,6 @@ public final class ChangelogReader implements AutoCloseable {
     return ordered;
   }
 
-  private static InternalRow.FieldGetter[] keyGetters(FileStoreTable table, RowType rowType) {
-    List<String> keys = table.schema().primaryKeys();
-    InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      int index = rowType.getFieldIndex(keys.get(i));
-      getters[i] = InternalRow.createFieldGetter(rowType.getTypeAt(index), index);
-    }
-    return getters;
-  }
-
-  private boolean sameKey(InternalRow a, InternalRow b) {
-    for (InternalRow.FieldGetter getter : keyGetters) {
-      if (!Objects.equals(getter.getFieldOrNull(a), getter.getFieldOrNull(b))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
   private void closeCursor() {
     if (cursor != null) {
       cursor.close();
@@ -460,21 +500,44 @@ public final class ChangelogReader implements AutoCloseable {
     final long snapshotId;
     final boolean full;
     final String commitKind;
+    final ReadSchema schema;
     private final List<Split> splits;
     private final Long nextSnapshot;
+    private boolean truncatePending;
     private int splitIndex;
     private CloseableIterator<InternalRow> rows;
     private InternalRow lookahead;
     private long consumed;
 
     PlanCursor(
-        long snapshotId, boolean full, String commitKind, List<Split> splits, Long nextSnapshot) {
+        long snapshotId,
+        boolean full,
+        String commitKind,
+        ReadSchema schema,
+        List<Split> splits,
+        Long nextSnapshot,
+        boolean truncate) {
       this.snapshotId = snapshotId;
       this.full = full;
       this.commitKind = commitKind;
+      this.schema = schema;
       this.splits = splits;
       this.nextSnapshot = nextSnapshot;
+      this.truncatePending = truncate;
       advance();
+    }
+
+    /**
+     * The position just after the truncate that starts this plan, once; null when it has none or
+     * was taken. With rows after it, the truncate is the full state's first position (a restore
+     * there reads the rows again, not the truncate); without, the position after the snapshot.
+     */
+    ReaderPosition takeTruncate() {
+      if (!truncatePending) {
+        return null;
+      }
+      truncatePending = false;
+      return consumed == 0 && !exhausted() ? new ReaderPosition(snapshotId, 0, true) : position();
     }
 
     boolean exhausted() {
@@ -504,7 +567,7 @@ public final class ChangelogReader implements AutoCloseable {
         case UPDATE_BEFORE -> {
           if (lookahead != null
               && lookahead.getRowKind() == RowKind.UPDATE_AFTER
-              && sameKey(row, lookahead)) {
+              && schema.sameKey(row, lookahead)) {
             InternalRow after = take();
             yield new ChangeRow(RowKind.UPDATE_AFTER, row, after, position());
           }
@@ -525,7 +588,7 @@ public final class ChangelogReader implements AutoCloseable {
       try {
         while (true) {
           if (rows != null && rows.hasNext()) {
-            lookahead = copier.copy(rows.next());
+            lookahead = schema.copy(rows.next(), snapshotId, splits.get(splitIndex - 1));
             if (full) {
               // the merged state of a key is an insert, whatever kind its last change had
               lookahead.setRowKind(RowKind.INSERT);
@@ -539,8 +602,10 @@ public final class ChangelogReader implements AutoCloseable {
           if (splitIndex >= splits.size()) {
             return;
           }
-          rows = read.createReader(splits.get(splitIndex++)).toCloseableIterator();
+          rows = schema.open(splits.get(splitIndex++)).toCloseableIterator();
         }
+      } catch (UnreadableSnapshotException e) {
+        throw e;
       } catch (Exception e) {
         throw new IllegalStateException(
             "Reading snapshot "

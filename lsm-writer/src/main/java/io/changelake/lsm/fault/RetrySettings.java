@@ -21,7 +21,7 @@ public record RetrySettings(Duration maxDuration, Duration backoff, Duration max
       "How long the task waits out a transient failure of the object store, the catalog or lock"
           + " database, or the Kafka broker (connection refused, timeouts, HTTP 5xx and 503"
           + " throttling, a database restarting, a lock wait running out) before it fails. While"
-          + " it waits the task stays RUNNING: Connect redelivers the records, nothing is lost or"
+          + " it waits the task stays RUNNING and then resumes where it was: nothing is lost or"
           + " written twice. 0 fails at the first such error. Failures that retrying cannot cure"
           + " (access denied, no such bucket, a corrupt or missing file, a wrong password) fail"
           + " the task at once.";

@@ -80,6 +80,8 @@ final class PooledTableWriter implements TableWriter {
   private RuntimeException failure;
   // the table's EARLIEST snapshot hint was seen or written by this writer
   private boolean earliestHintPresent;
+  // this writer marked its user open in the offset copy
+  private boolean markedOpen;
 
   PooledTableWriter(
       Identifier identifier,
@@ -112,14 +114,20 @@ final class PooledTableWriter implements TableWriter {
     write.withMemoryPoolFactory(memory.registering(this));
     commit = table.newCommit(commitUser);
     lookup = null;
+    // read before the user's newest: every snapshot of the user up to it is found below
+    Long tableLatest = table.snapshotManager().latestSnapshotId();
     // identifiers must keep growing across restarts: a stale one is silently dropped as committed
-    long afterLatest =
-        table
-            .snapshotManager()
-            .latestSnapshotOfUser(commitUser)
-            .map(snapshot -> snapshot.commitIdentifier() + 1)
-            .orElse(1L);
+    Optional<Snapshot> latestOfUser = table.snapshotManager().latestSnapshotOfUser(commitUser);
+    long afterLatest = latestOfUser.map(snapshot -> snapshot.commitIdentifier() + 1).orElse(1L);
     nextIdentifier = Math.max(nextIdentifier, afterLatest);
+    if (!markedOpen) {
+      // before anything is committed: readers of the offsets then read only the snapshots a copy
+      // may lack (see CommittedOffsets); this also copies the user's newest snapshot when a crash
+      // between a commit and its copy left the copy without it
+      new OffsetFallbackStore(table)
+          .markOpen(commitUser, tableLatest == null ? 0 : tableLatest, latestOfUser);
+      markedOpen = true;
+    }
   }
 
   @Override
@@ -607,7 +615,15 @@ final class PooledTableWriter implements TableWriter {
 
   /** Closes without committing; buffered rows are dropped (the caller re-reads them from Kafka). */
   void close() throws Exception {
-    closeResources();
+    try {
+      // nothing committed can be missing from the copy unless a commit is pending (it may have
+      // landed) or the writer failed half-way
+      if (markedOpen && pending.isEmpty() && pendingTruncate == null && failure == null) {
+        new OffsetFallbackStore(table).markClosed(commitUser);
+      }
+    } finally {
+      closeResources();
+    }
   }
 
   private void closeResources() throws Exception {

@@ -29,6 +29,9 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.types.RowKind;
 import org.junit.jupiter.api.AfterEach;
@@ -101,7 +104,7 @@ class ChangelogReaderTest {
   }
 
   @Test
-  void aTruncateIsSkippedByReadersWhoGoOnWithTheChangesAfterIt() {
+  void aTruncateIsReadInOrderWithTheChangesBeforeAndAfterIt() {
     FileStoreTable table = create("truncated", 1, ChangelogProducer.INPUT);
     commit("truncated", insert(1, "a", 10L));
     try (ChangelogReader reader =
@@ -112,10 +115,115 @@ class ChangelogReaderTest {
       pool.writer(Identifier.create("cdc", "truncated")).truncate(Map.of(P0, offset));
       commit("truncated", insert(2, "b", 20L));
 
-      // overwrite snapshots carry no changelog: the truncated row is not seen as a delete
+      // overwrite snapshots carry no changelog: the reader announces the truncate itself
+      ChangeBatch truncate = reader.poll().orElseThrow();
+      assertThat(truncate.snapshotId()).isEqualTo(2);
+      assertThat(truncate.truncates()).isTrue();
+      assertThat(truncate.changes()).as("no row survives the sink's truncate").isEmpty();
+      assertThat(truncate.truncatePosition()).isEqualTo(new ReaderPosition(3, 0, false));
+      assertThat(truncate.endOfSnapshot()).isTrue();
       assertThat(drain(reader)).containsExactly("+I - -> [2, b, 20]");
     }
     assertThat(LakeRows.read(table(table.name()))).containsExactly(List.of(2, "b", 20L));
+  }
+
+  @Test
+  void anOverwriteIsATruncateFollowedByTheRowsItWroteAsAFullState() throws Exception {
+    FileStoreTable table = create("overwritten", 2, ChangelogProducer.INPUT);
+    commit("overwritten", insert(1, "a", 10L), insert(2, "b", 20L));
+    // another engine's INSERT OVERWRITE: a plain overwrite snapshot holding new rows
+    BatchWriteBuilder overwrite = table(table.name()).newBatchWriteBuilder().withOverwrite();
+    try (BatchTableWrite write = overwrite.newWrite();
+        BatchTableCommit commit = overwrite.newCommit()) {
+      write.write(insert(3, "c", 30L));
+      write.write(insert(4, "d", 40L));
+      commit.commit(write.prepareCommit());
+    }
+    commit("overwritten", insert(5, "e", 50L));
+
+    ReaderPosition afterTruncate;
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 1)) {
+      List<String> first = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        ChangeBatch batch = reader.poll().orElseThrow();
+        batch.changes().forEach(change -> first.add(describe(change, batch)));
+      }
+      assertThat(first).containsExactlyInAnyOrder("+I - -> [1, a, 10]", "+I - -> [2, b, 20]");
+
+      ChangeBatch truncate = reader.poll().orElseThrow();
+      assertThat(truncate.snapshotId()).isEqualTo(2);
+      assertThat(truncate.commitKind()).isEqualTo("OVERWRITE");
+      assertThat(truncate.truncates()).isTrue();
+      assertThat(truncate.fullState()).isTrue();
+      assertThat(truncate.truncatePosition()).isEqualTo(new ReaderPosition(2, 0, true));
+      assertThat(truncate.changes()).hasSize(1);
+      afterTruncate = truncate.changes().get(0).position();
+      assertThat(afterTruncate).isEqualTo(new ReaderPosition(2, 1, true));
+      List<String> rest = new ArrayList<>();
+      rest.add(describe(truncate.changes().get(0), truncate));
+      ChangeBatch second = reader.poll().orElseThrow();
+      assertThat(second.truncates()).isFalse();
+      assertThat(second.fullState()).isTrue();
+      assertThat(second.endOfSnapshot()).isTrue();
+      rest.add(describe(second.changes().get(0), second));
+      assertThat(rest).containsExactlyInAnyOrder("+I - -> [3, c, 30]", "+I - -> [4, d, 40]");
+      assertThat(drain(reader)).containsExactly("+I - -> [5, e, 50]");
+    }
+
+    // resumed inside the rows after the truncate: the rest of them, no second truncate
+    try (ChangelogReader resumed =
+        reader(table, new StartPosition.Latest(), Optional.of(afterTruncate), 100)) {
+      ChangeBatch batch = resumed.poll().orElseThrow();
+      assertThat(batch.truncates()).isFalse();
+      assertThat(batch.fullState()).isTrue();
+      assertThat(batch.changes()).hasSize(1);
+      assertThat(drain(resumed)).containsExactly("+I - -> [5, e, 50]");
+    }
+    // resumed just before the truncate: it again
+    try (ChangelogReader resumed =
+        new ChangelogReader(
+            table,
+            "before-truncate",
+            Set.of(),
+            new StartPosition.Latest(),
+            Optional.of(new ReaderPosition(2, 0, false)),
+            100)) {
+      ChangeBatch batch = resumed.poll().orElseThrow();
+      assertThat(batch.truncates()).isTrue();
+      assertThat(batch.changes()).hasSize(2);
+    }
+  }
+
+  @Test
+  void ofReadersSplittingATableOnlyTheOneOwningBucketZeroAnnouncesATruncate() {
+    FileStoreTable table = create("split", 2, ChangelogProducer.INPUT);
+    commit("split", insert(1, "a", 1L), insert(2, "b", 2L), insert(3, "c", 3L));
+    offset++;
+    pool.writer(Identifier.create("cdc", "split")).truncate(Map.of(P0, offset));
+    commit("split", insert(4, "d", 4L));
+    for (int bucket = 0; bucket < 2; bucket++) {
+      try (ChangelogReader reader =
+          new ChangelogReader(
+              table,
+              "bucket-" + bucket,
+              Set.of(bucket),
+              new StartPosition.FromSnapshot(1),
+              Optional.empty(),
+              100)) {
+        List<Boolean> truncates = new ArrayList<>();
+        for (Optional<ChangeBatch> batch = reader.poll();
+            batch.isPresent();
+            batch = reader.poll()) {
+          truncates.add(batch.get().truncates());
+        }
+        if (bucket == 0) {
+          assertThat(truncates).containsOnlyOnce(true);
+        } else {
+          assertThat(truncates).doesNotContain(true);
+        }
+      }
+    }
   }
 
   @Test

@@ -105,6 +105,77 @@ class CommittedOffsetsTest {
     assertThat(CommittedOffsets.read(table(), "orders-sink-")).isEqualTo(Map.of(P0, 104L, P1, 35L));
   }
 
+  /** Overwrites snapshot files {@code from..to} with garbage: reading one of them fails. */
+  private void corruptSnapshots(long from, long to) throws Exception {
+    FileStoreTable table = table();
+    for (long id = from; id <= to; id++) {
+      table.fileIO().overwriteFileUtf8(table.snapshotManager().snapshotPath(id), "not a snapshot");
+    }
+  }
+
+  @Test
+  void readingTheOffsetsReadsOnlyTheNewestSnapshotsNotEveryRetainedOne() throws Exception {
+    for (int i = 1; i <= 20; i++) {
+      commit(task0, Map.of(P0, 10L * i));
+      commit(task1, Map.of(P1, 100L + i));
+    }
+    assertThat(table().snapshotManager().latestSnapshotId()).isEqualTo(40L);
+    // nothing may need the old snapshots: the copies hold their offsets
+    corruptSnapshots(1, 38);
+
+    CommittedOffsets.Reading reading = CommittedOffsets.reading(table(), u -> true);
+
+    assertThat(reading.offsets()).isEqualTo(Map.of(P0, 200L, P1, 120L));
+    assertThat(reading.snapshotsRead()).isLessThanOrEqualTo(2);
+  }
+
+  @Test
+  void aSnapshotWhoseCopyALostCrashNeverWroteIsStillReadUntilTheUsersNextWriterCopiesIt()
+      throws Exception {
+    commit(task0, Map.of(P0, 10L));
+    Path copy =
+        dir.resolve("warehouse/shop.db/orders")
+            .resolve(OffsetFallbackStore.DIRECTORY)
+            .resolve("orders-sink-0.properties");
+    String beforeSecondCommit = java.nio.file.Files.readString(copy);
+    commit(task0, Map.of(P0, 20L, P1, 5L));
+    // the worker died between snapshot 2 and its copy: the copy is as before
+    java.nio.file.Files.writeString(copy, beforeSecondCommit);
+    for (int i = 1; i <= 30; i++) {
+      commit(task1, Map.of(OTHER, (long) i));
+    }
+
+    CommittedOffsets.Reading afterCrash = CommittedOffsets.reading(table(), u -> true);
+    assertThat(afterCrash.offsets()).isEqualTo(Map.of(P0, 20L, P1, 5L, OTHER, 30L));
+    assertThat(afterCrash.snapshotsRead()).as("down to the snapshot the copy lacks").isEqualTo(31);
+
+    // the task starts again (the dead instance is never used again) and opens the table
+    try (WriterPool restarted = pool("orders-sink-0")) {
+      restarted.writer(orders);
+      corruptSnapshots(1, 31);
+
+      CommittedOffsets.Reading afterRestart = CommittedOffsets.reading(table(), u -> true);
+
+      assertThat(afterRestart.offsets()).isEqualTo(Map.of(P0, 20L, P1, 5L, OTHER, 30L));
+      assertThat(afterRestart.snapshotsRead()).isLessThanOrEqualTo(1);
+    }
+  }
+
+  @Test
+  void aWriterThatClosedCleanlyIsAnsweredFromItsCopyAlone() throws Exception {
+    commit(task0, Map.of(P0, 10L));
+    task0.close();
+    for (int i = 1; i <= 20; i++) {
+      commit(task1, Map.of(P1, (long) i));
+    }
+    corruptSnapshots(1, 20);
+
+    CommittedOffsets.Reading reading = CommittedOffsets.reading(table(), u -> true);
+
+    assertThat(reading.offsets()).isEqualTo(Map.of(P0, 10L, P1, 20L));
+    assertThat(reading.snapshotsRead()).isLessThanOrEqualTo(1);
+  }
+
   @Test
   void marksComeBackWithTheirOffsetsFromSnapshotsAndAfterExpiryFromTheCopy() {
     pool(task0, new SourceProgress(Map.of(P0, 10L, P1, 20L), Map.of(P0, "a|b=c;d@e#f", P1, "p1")));

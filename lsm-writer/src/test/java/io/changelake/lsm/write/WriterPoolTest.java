@@ -14,6 +14,7 @@ import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.OffsetCopyFault;
 import io.changelake.lsm.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,12 +93,11 @@ class WriterPoolTest {
       writer.write(insert(2, "b", 2L));
       // the snapshot is committed, but the step after it fails: the caller cannot know the commit
       // succeeded, exactly like a timeout on an object store
-      Path fallbackDir =
-          dir.resolve("warehouse/shop.db/orders").resolve(OffsetFallbackStore.DIRECTORY);
-      Files.writeString(fallbackDir, "in the way");
-      assertThatThrownBy(() -> writer.commit(Map.of(P0, 2L))).hasMessageContaining("orders");
+      try (OffsetCopyFault fault =
+          OffsetCopyFault.block(dir.resolve("warehouse/shop.db/orders"), "sink-0")) {
+        assertThatThrownBy(() -> writer.commit(Map.of(P0, 2L))).hasMessageContaining("orders");
+      }
       assertThat(writer.hasUncommittedRows()).isTrue();
-      Files.delete(fallbackDir);
 
       CommitResult retry = writer.commit(Map.of(P0, 2L));
 

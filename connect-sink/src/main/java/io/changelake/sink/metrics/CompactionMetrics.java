@@ -1,0 +1,76 @@
+package io.changelake.sink.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Compaction of one table as one task sees it; tagged {@code table=<database.table>}. Updated by
+ * the task's compactor thread, read by the worker's metrics reporters: every field is atomic.
+ */
+public final class CompactionMetrics {
+  private final AtomicLong compactions = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
+  private final AtomicLong failingRounds = new AtomicLong();
+  // when any task of the connector last compacted the table (its heartbeat), 0 when unknown
+  private final AtomicLong lastSuccessMs = new AtomicLong();
+
+  CompactionMetrics(String table, SinkMetrics owner) {
+    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+    tags.put("table", table);
+    owner.gauge(
+        "table-compactions-total",
+        "Successful compaction and maintenance rounds of the table by this task.",
+        tags,
+        compactions::get);
+    owner.gauge(
+        "table-compaction-failures-total",
+        "Compaction or maintenance rounds of the table by this task that failed.",
+        tags,
+        failures::get);
+    owner.gauge(
+        "table-compaction-failing-rounds",
+        "Consecutive failed rounds of the table by this task; 0 once a round succeeds.",
+        tags,
+        failingRounds::get);
+    owner.gauge(
+        "table-compaction-age-ms",
+        "Time since any task of the connector last compacted the table successfully; -1 when"
+            + " not known yet. Grows past a few compaction intervals when compaction falls behind.",
+        tags,
+        this::ageMs);
+  }
+
+  public void succeeded(long nowMs) {
+    compactions.incrementAndGet();
+    failingRounds.set(0);
+    lastSuccessMs.set(nowMs);
+  }
+
+  /** Records a failed round; returns how many rounds in a row have failed now. */
+  public long failed() {
+    failures.incrementAndGet();
+    return failingRounds.incrementAndGet();
+  }
+
+  /** The table's last success as recorded by whichever task compacted it. */
+  public void lastSuccess(long timeMs) {
+    lastSuccessMs.accumulateAndGet(timeMs, Math::max);
+  }
+
+  public long ageMs() {
+    long last = lastSuccessMs.get();
+    return last == 0 ? -1 : Math.max(0, System.currentTimeMillis() - last);
+  }
+
+  public long failingRounds() {
+    return failingRounds.get();
+  }
+
+  public long failuresTotal() {
+    return failures.get();
+  }
+
+  public long compactionsTotal() {
+    return compactions.get();
+  }
+}

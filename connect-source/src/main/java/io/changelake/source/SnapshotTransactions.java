@@ -1,0 +1,75 @@
+package io.changelake.source;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.kafka.connect.source.SourceRecord;
+import org.apache.kafka.connect.source.TransactionContext;
+
+/**
+ * Where the task's Kafka transactions end with {@code transaction.boundary=connector}: at the end
+ * of each snapshot, and earlier when a snapshot's transaction has been open for {@code
+ * transaction.max.duration.ms}. The broker aborts a transaction open past the producer's {@code
+ * transaction.timeout.ms}; a snapshot published in one transaction whatever its size (a full-state
+ * read of a large table) then fails at the same position on every retry. Ending it after a batch is
+ * safe: every record carries the offset of its own row, so a transaction commits exactly the rows
+ * it holds and a restart resumes at the next one.
+ *
+ * <p>Used from the task thread only. Without a transaction context (exactly-once off, or another
+ * boundary) it does nothing.
+ */
+final class SnapshotTransactions {
+  private final TransactionContext context;
+  private final long maxOpenNanos;
+  private final LongSupplier nanoClock;
+
+  /** When the open transaction got its first record, or -1 when none is open. */
+  private long openedAt = -1;
+
+  SnapshotTransactions(TransactionContext context, Duration maxOpen, LongSupplier nanoClock) {
+    this.context = context;
+    this.maxOpenNanos = maxOpen.toNanos();
+    this.nanoClock = nanoClock;
+  }
+
+  /**
+   * The task returns {@code records}, the next batch of a snapshot; {@code endOfSnapshot} when the
+   * batch ends it.
+   */
+  void returning(List<SourceRecord> records, boolean endOfSnapshot) {
+    if (context == null) {
+      return;
+    }
+    long now = nanoClock.getAsLong();
+    if (!records.isEmpty() && openedAt < 0) {
+      openedAt = now;
+    }
+    if (endOfSnapshot || (openedAt >= 0 && now - openedAt >= maxOpenNanos)) {
+      commit(records);
+    }
+  }
+
+  /**
+   * Ends the open transaction with what it holds (a table stops being published mid-snapshot);
+   * returns true when the caller must return no further records from this poll, so the commit
+   * Connect applies after the next batch covers only them.
+   */
+  boolean endEarly() {
+    if (context == null || openedAt < 0) {
+      return false;
+    }
+    context.commitTransaction();
+    openedAt = -1;
+    return true;
+  }
+
+  private void commit(List<SourceRecord> records) {
+    if (!records.isEmpty()) {
+      context.commitTransaction(records.get(records.size() - 1));
+    } else if (openedAt >= 0) {
+      // the batch had nothing for us: close what earlier batches of the snapshot opened
+      context.commitTransaction();
+    }
+    openedAt = -1;
+  }
+}
