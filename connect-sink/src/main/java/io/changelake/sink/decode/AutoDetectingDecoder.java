@@ -2,6 +2,7 @@ package io.changelake.sink.decode;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 
@@ -10,29 +11,42 @@ public final class AutoDetectingDecoder implements EnvelopeDecoder {
   private final DebeziumEnvelopeDecoder envelopes = new DebeziumEnvelopeDecoder();
   private final FlattenedDecoder flattened;
 
+  // per partition, the key of the envelope delete just decoded: the tombstone Debezium sends after
+  // it changes nothing
+  private final Map<TopicPartition, Struct> envelopeDeleteKeys = new HashMap<>();
+
   public AutoDetectingDecoder(FlattenedDecoder flattened) {
     this.flattened = flattened;
   }
 
-  // the shape last seen per topic, for tombstones, which have no value to tell by
-  private final Map<String, EnvelopeDecoder> lastSeen = new HashMap<>();
-
   /**
-   * Tombstones mean nothing after a Debezium envelope delete but are the delete itself in a
-   * flattened stream: they are decoded like the topic's previous record, and like an envelope's
-   * when the topic has shown no record yet (a flattened stream whose deletes are tombstones should
-   * therefore say input.format=flattened).
+   * A tombstone has no value to tell its shape by. Right after an envelope delete of the same key
+   * it is Debezium's follow-up tombstone and changes nothing; otherwise (a flattened stream, or the
+   * first record after a restart) it is decoded as a flattened delete: applying a delete that was
+   * applied already changes nothing either, while ignoring a flattened stream's delete would keep
+   * the row for good.
    */
   @Override
   public ChangeEvent decode(SinkRecord record) {
+    TopicPartition partition =
+        new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+    Struct deletedKey = envelopeDeleteKeys.remove(partition);
     if (record.value() == null) {
-      return lastSeen.getOrDefault(record.topic(), envelopes).decode(record);
+      if (deletedKey != null && deletedKey.equals(record.key())) {
+        return envelopes.decode(record);
+      }
+      return flattened.decode(record);
     }
-    EnvelopeDecoder decoder =
-        record.value() instanceof Struct value && DebeziumEnvelopeDecoder.isEnvelope(value.schema())
-            ? envelopes
-            : flattened;
-    lastSeen.put(record.topic(), decoder);
-    return decoder.decode(record);
+    if (record.value() instanceof Struct value
+        && DebeziumEnvelopeDecoder.isEnvelope(value.schema())) {
+      ChangeEvent event = envelopes.decode(record);
+      if (event instanceof ChangeEvent.RowChange change
+          && change.isDelete()
+          && record.key() instanceof Struct key) {
+        envelopeDeleteKeys.put(partition, key);
+      }
+      return event;
+    }
+    return flattened.decode(record);
   }
 }

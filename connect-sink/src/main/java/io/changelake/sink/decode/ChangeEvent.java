@@ -1,5 +1,7 @@
 package io.changelake.sink.decode;
 
+import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.connect.data.Struct;
 
 /** One decoded record: a row change, a truncate, or a tombstone. */
@@ -30,8 +32,24 @@ public sealed interface ChangeEvent {
     }
   }
 
-  /** The source table was truncated ({@code op = t}). */
-  record Truncate(Origin origin, SourceInfo source) implements ChangeEvent {}
+  /**
+   * The source table was truncated ({@code op = t}).
+   *
+   * @param positions every position the record carries, most precise first (rows of the table may
+   *     carry a less precise kind than the truncate)
+   */
+  record Truncate(Origin origin, SourceInfo source, List<SourcePosition> positions)
+      implements ChangeEvent {
+
+    public Truncate(Origin origin, SourceInfo source) {
+      this(origin, source, List.of(source.position()));
+    }
+
+    /** The truncate's position of {@code kind}, when the record carries one. */
+    public Optional<SourcePosition> position(SourcePosition.Kind kind) {
+      return positions.stream().filter(p -> p.kind() == kind).findFirst();
+    }
+  }
 
   /**
    * A record with a null value. Debezium sends one after each delete so log compaction can drop the

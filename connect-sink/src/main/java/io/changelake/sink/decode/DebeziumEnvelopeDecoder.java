@@ -1,5 +1,6 @@
 package io.changelake.sink.decode;
 
+import java.util.List;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -41,7 +42,13 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
             ? SourceInfo.none(origin.timestamp())
             : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp());
     if (op.equals("t")) {
-      return new ChangeEvent.Truncate(origin, source);
+      return new ChangeEvent.Truncate(
+          origin,
+          source,
+          sourceBlock == null
+              ? List.of(source.position())
+              : SourceBlocks.positions(
+                  name -> SourceBlocks.get(sourceBlock, name), origin.timestamp()));
     }
     Op operation;
     try {

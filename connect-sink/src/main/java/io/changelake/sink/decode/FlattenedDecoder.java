@@ -2,6 +2,7 @@ package io.changelake.sink.decode;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -13,11 +14,15 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * starting with {@code __}, e.g. {@code __op}, {@code __deleted}, {@code __lsn}, {@code
  * __source_ts_ms}) is read and left out of the row. A tombstone with a struct key is a delete: that
  * is how ExtractNewRecordState passes deletes on unless told to rewrite them.
+ *
+ * <p>A Debezium envelope (value schema named {@code *.Envelope}) is decoded as one: the transform
+ * drops truncate events, so users let them pass unflattened with the {@code IsTruncate} predicate.
  */
 public final class FlattenedDecoder implements EnvelopeDecoder {
   static final String METADATA_PREFIX = "__";
   private static final int SCHEMA_CACHE_SIZE = 256;
 
+  private final DebeziumEnvelopeDecoder envelopes = new DebeziumEnvelopeDecoder();
   private final String opField;
   private final String deletedField;
   private final Map<Schema, Schema> rowSchemas =
@@ -54,18 +59,19 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
           "The value is not a struct; the value converter must produce structs (JsonConverter"
               + " with schemas.enable=true, Avro)");
     }
-    SourceInfo source =
-        SourceBlocks.read(
-            name -> {
-              Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
-              return own != null
-                  ? own
-                  : SourceBlocks.get(value, METADATA_PREFIX + "source_" + name);
-            },
-            origin.timestamp());
+    if (value.schema().name() != null && value.schema().name().endsWith(".Envelope")) {
+      return envelopes.decode(record);
+    }
+    Function<String, Object> metadata =
+        name -> {
+          Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
+          return own != null ? own : SourceBlocks.get(value, METADATA_PREFIX + "source_" + name);
+        };
+    SourceInfo source = SourceBlocks.read(metadata, origin.timestamp());
     Object opValue = SourceBlocks.get(value, opField);
     if ("t".equals(opValue)) {
-      return new ChangeEvent.Truncate(origin, source);
+      return new ChangeEvent.Truncate(
+          origin, source, SourceBlocks.positions(metadata, origin.timestamp()));
     }
     Object deleted = SourceBlocks.get(value, deletedField);
     boolean isDelete =

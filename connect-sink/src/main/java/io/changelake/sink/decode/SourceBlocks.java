@@ -1,5 +1,7 @@
 package io.changelake.sink.decode;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Field;
@@ -22,18 +24,29 @@ final class SourceBlocks {
   }
 
   private static SourcePosition position(Function<String, Object> field, long recordTimestamp) {
+    return positions(field, recordTimestamp).get(0);
+  }
+
+  /**
+   * Every position the record carries, most precise first; the last is always the record's Kafka
+   * timestamp. A truncate is compared with rows that may carry a less precise kind than its own.
+   */
+  static List<SourcePosition> positions(Function<String, Object> field, long recordTimestamp) {
+    List<SourcePosition> positions = new ArrayList<>(4);
     if (field.apply("lsn") instanceof Number lsn) {
-      return new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue());
+      positions.add(new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue()));
     }
     if (field.apply("file") instanceof String file
         && !file.isEmpty()
         && field.apply("pos") instanceof Number pos) {
-      return SourcePosition.binlog(file, pos.longValue());
+      positions.add(SourcePosition.binlog(file, pos.longValue()));
     }
     if (field.apply("ts_ms") instanceof Number ts) {
-      return new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue());
+      positions.add(new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue()));
     }
-    return new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0));
+    positions.add(
+        new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0)));
+    return positions;
   }
 
   /** A field's value by name, or null when the struct has no such field. */

@@ -22,9 +22,29 @@ public record SourcePosition(Kind kind, long value) {
     RECORD_TIMESTAMP,
     /**
      * Not known: a tombstone standing for a delete of a flattened stream. The sink gives it the
-     * position of the previous record of its partition, which precedes it in the source too.
+     * highest position its partition reached before it (see the task's {@code SourceOrder}).
      */
     UNKNOWN
+  }
+
+  /** {@code KIND:value}, as stored in commit marks; {@link #parse} reads it back. */
+  public String encode() {
+    return kind.name() + ":" + value;
+  }
+
+  /** Reads what {@link #encode} wrote. */
+  public static SourcePosition parse(String text) {
+    int colon = text.indexOf(':');
+    if (colon <= 0) {
+      throw new IllegalArgumentException("Malformed source position '" + text + "'");
+    }
+    return new SourcePosition(
+        Kind.valueOf(text.substring(0, colon)), Long.parseLong(text.substring(colon + 1)));
+  }
+
+  /** {@code kind value}, for messages. */
+  public String describe() {
+    return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + value;
   }
 
   /** A position to be taken from the previous record of the partition. */

@@ -80,6 +80,19 @@ public final class RegexRules {
     return Optional.empty();
   }
 
+  /**
+   * True when a rule matches {@code topic} and names one fixed table, so every topic it matches
+   * lands in that table.
+   */
+  public boolean routesToFixedName(String topic) {
+    for (Rule rule : rules) {
+      if (rule.pattern().matcher(topic).matches()) {
+        return !rule.replacement().contains("$");
+      }
+    }
+    return false;
+  }
+
   public boolean isEmpty() {
     return rules.isEmpty();
   }

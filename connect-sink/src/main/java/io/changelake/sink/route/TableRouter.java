@@ -51,6 +51,19 @@ public final class TableRouter {
     return routed;
   }
 
+  /**
+   * True when the routing of {@code topic} may put several source tables into one table: a rule
+   * naming a fixed table matches it, or no rule matches and the name format has no placeholder.
+   * (Rules and formats with placeholders can combine tables too; the task also watches what it
+   * writes.)
+   */
+  public boolean mayCombineSources(String topic) {
+    if (rules.routesToFixedName(topic)) {
+      return true;
+    }
+    return rules.apply(topic).isEmpty() && format.isStatic();
+  }
+
   private Identifier compute(String topic, SourceInfo source) {
     String name = rules.apply(topic).orElseGet(() -> format.format(topic, source));
     if (sanitize) {

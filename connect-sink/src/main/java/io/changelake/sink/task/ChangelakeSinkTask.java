@@ -3,6 +3,7 @@ package io.changelake.sink.task;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.WriterFencedException;
 import io.changelake.lsm.fault.Failures;
 import io.changelake.lsm.fault.OutageTracker;
@@ -37,6 +38,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -88,11 +90,9 @@ public final class ChangelakeSinkTask extends SinkTask {
   private String connector;
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
-  private final Map<TopicPartition, SourcePosition> lastPositions = new HashMap<>();
+  private final SourceOrder order = new SourceOrder();
   // a newer instance of this task writes the same tables: every later call fails the task
   private ConnectException fenced;
-  // lastPositions as of the last commit round: a rewind to the committed offsets restores them
-  private final Map<TopicPartition, SourcePosition> committedPositions = new HashMap<>();
   private OutageTracker outages;
   private boolean databaseChecked;
   // put threw RetriableException after rewinding: Connect's next put is the same batch again,
@@ -293,8 +293,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     closeLake();
     // table state is rebuilt on next use: converters, what each table contains
     tables.clear();
-    lastPositions.clear();
-    lastPositions.putAll(committedPositions);
+    order.rewind();
     return offsets.rewind();
   }
 
@@ -341,12 +340,26 @@ public final class ChangelakeSinkTask extends SinkTask {
   private void write(Identifier id, RowChange change) {
     TableState table = table(id, change);
     SourcePartition partition = sourcePartition(change.origin());
+    SourcePosition own = change.source().position();
     if (table.contains(partition, change.origin().offset())) {
+      order.checkContained(change.origin(), own, table);
+      order.observe(change.origin().consumed(), own);
       metrics.recordSkipped();
       return;
     }
     table.metrics.recordIn();
-    SourcePosition position = position(change);
+    Optional<SourcePosition> ordered = order.orderBy(change.origin(), own, table);
+    Optional<SourcePosition> truncatedAt = table.truncatedAt();
+    if (ordered.isPresent()
+        && truncatedAt.isPresent()
+        && ordered.get().kind() == truncatedAt.get().kind()
+        && ordered.get().value() < truncatedAt.get().value()) {
+      // consumed after the truncate (from another partition) but older in the source: the
+      // truncate deleted it
+      metrics.recordSkipped();
+      return;
+    }
+    table.sources.add(sourceName(change.origin(), change.source()));
     if (change.isDelete()) {
       switch (table.settings.deletePolicy()) {
         case IGNORE -> {
@@ -370,31 +383,48 @@ public final class ChangelakeSinkTask extends SinkTask {
             change,
             table.mergeEngine,
             table.settings.name(),
-            position,
+            ordered.orElse(SourcePosition.unknown()),
             schema -> converter(table, schema, change.key()),
-            key -> table.writer().lookup(key, positionsToCommit()));
+            key -> table.writer().lookup(key, progress(table)));
+    if (ordered.isEmpty()) {
+      orderAfterStoredVersion(table, row);
+    }
     table.writer().write(row);
     table.dirty = true;
     table.metrics.rowWritten();
   }
 
-  /** The change's source position; a tombstone-delete takes its partition's previous one. */
-  private SourcePosition position(RowChange change) {
-    TopicPartition tp = change.origin().consumed();
-    SourcePosition position = change.source().position();
-    if (position.isKnown()) {
-      lastPositions.put(tp, position);
-      return position;
+  /**
+   * A delete without a position, of a partition neither this task nor the table has a position of
+   * (a table written before positions were recorded): it is ordered just after the version of its
+   * key the table holds.
+   */
+  private void orderAfterStoredVersion(TableState table, GenericRow row) {
+    int[] sequence = SequenceColumns.indexesIn(table.writer().table().rowType());
+    if (sequence == null) {
+      return;
     }
-    SourcePosition previous = lastPositions.get(tp);
-    if (previous == null) {
-      throw new RecordException(
-          "A tombstone standing for a delete arrived before any other record of its partition"
-              + " since the task started, so its position in the source is unknown. Configure"
-              + " ExtractNewRecordState with delete.tombstone.handling.mode=rewrite (deletes then"
-              + " carry __deleted=true and their position)");
-    }
-    return previous;
+    table
+        .writer()
+        .lookup(row, progress(table))
+        .ifPresent(stored -> row.setField(sequence[0], stored.getLong(sequence[0])));
+  }
+
+  /** The processed positions with {@code table}'s marks, as its commits record them. */
+  private SourceProgress progress(TableState table) {
+    return progress(table, positionsToCommit());
+  }
+
+  private SourceProgress progress(TableState table, Map<SourcePartition, Long> positions) {
+    return new SourceProgress(positions, order.marksFor(table, positions.keySet()));
+  }
+
+  private static SourceTable sourceName(Origin origin, SourceInfo source) {
+    return new SourceTable(
+        origin.topic(),
+        source
+            .table()
+            .map(t -> String.join(".", source.db().orElse(""), source.schema().orElse(""), t)));
   }
 
   private RowConverter converter(
@@ -422,7 +452,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       }
       if (!result.rowType().equals(writer.table().rowType())) {
         // the writer holds rows of the old schema: commit them, then write with the new one
-        CommitResult commit = writer.reopen(positionsToCommit());
+        CommitResult commit = writer.reopen(progress(table));
         table.metrics.committed(0, commit.snapshotId());
         table.dirty = false;
         table.clearConverters();
@@ -468,13 +498,41 @@ public final class ChangelakeSinkTask extends SinkTask {
                   + ".truncate-policy=fail stops the task (also with errors.tolerance=all); set it"
                   + " to delete-all or ignore to proceed");
       case DELETE_ALL -> {
+        SourceTable source = sourceName(truncate.origin(), truncate.source());
+        if (router.mayCombineSources(truncate.origin().topic())
+            || table.sources.stream().anyMatch(s -> !s.sameAs(source))) {
+          LOG.warn(
+              "Not applying the truncate of {} at {} to table {}: rows of other source tables"
+                  + " ({}) may share the table, and it does not record which source table a row"
+                  + " came from; delete the rows of {} yourself if they must go",
+              source,
+              truncate.origin().describe(),
+              id,
+              router.mayCombineSources(truncate.origin().topic())
+                  ? "the routing sends several topics to it"
+                  : table.sources,
+              source);
+          return;
+        }
         long start = System.nanoTime();
+        SourcePosition at = order.positionOf(truncate, table);
         // the truncate's snapshot records the positions just past it: a task restarted after it
         // neither replays the truncate nor the rows it deleted
+        SourceProgress before = progress(table);
         Map<SourcePartition, Long> positions = new HashMap<>(positionsToCommit());
         positions.put(sourcePartition(truncate.origin()), truncate.origin().offset() + 1);
-        CommitResult result = table.writer().truncate(positions);
-        // rows buffered before the truncate were discarded with it
+        table.truncated(at);
+        SourceProgress after = progress(table, positions);
+        // rows the source wrote after the truncate survive it, whatever order they were consumed
+        // in: other partitions' rows consumed before it, and other tasks' committed rows
+        int[] sequence = SequenceColumns.indexesIn(table.writer().table().rowType());
+        CommitResult result =
+            table
+                .writer()
+                .truncate(
+                    before,
+                    after,
+                    row -> sequence != null && row.getLong(sequence[0]) > at.value());
         table.dirty = false;
         table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
         LOG.info("Truncated {} at {}: {}", id, truncate.origin().describe(), result);
@@ -529,8 +587,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     commitTables(OffsetTracker.asSourcePartitions(snapshot), id -> true);
     offsets.committed(snapshot);
-    committedPositions.clear();
-    committedPositions.putAll(lastPositions);
+    order.committed();
     metrics.commitRound((System.nanoTime() - start) / 1_000_000);
     pool.closeIdle();
   }
@@ -545,7 +602,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         continue;
       }
       long tableStart = System.nanoTime();
-      CommitResult result = table.writer().commit(positions);
+      CommitResult result = table.writer().commit(progress(table, positions));
       table.dirty = false;
       table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result.snapshotId());
       LOG.debug("Committed {}: {}", table.id, result);
@@ -598,8 +655,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       failure.addSuppressed(e);
     }
     offsets.rewind();
-    lastPositions.clear();
-    lastPositions.putAll(committedPositions);
+    order.rewind();
     for (TableState table : tables.values()) {
       table.dirty = false;
       table.forgetContained();
@@ -640,8 +696,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       }
     }
     offsets.forget(partitions);
-    partitions.forEach(lastPositions::remove);
-    partitions.forEach(committedPositions::remove);
+    order.forget(partitions);
     tables.values().forEach(TableState::forgetContained);
   }
 

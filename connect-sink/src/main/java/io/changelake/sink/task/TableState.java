@@ -1,15 +1,20 @@
 package io.changelake.sink.task;
 
 import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.CommittedPartition;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.schema.RowConverter;
 import io.changelake.sink.config.TableSettings;
+import io.changelake.sink.decode.SourcePosition;
 import io.changelake.sink.metrics.TableMetrics;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.types.RowType;
@@ -36,8 +41,20 @@ final class TableState {
   /** The next offset per partition the table already contains; null until read. */
   private Map<SourcePartition, Long> contained;
 
+  /** What the table's commits recorded per partition next to those offsets; read with them. */
+  private Map<SourcePartition, PartitionMark> marks;
+
+  /** The newest truncate this task applied to the table, when it had a position. */
+  private Optional<SourcePosition> truncatedHere = Optional.empty();
+
+  /** The newest truncate the marks read with {@link #contained} record. */
+  private Optional<SourcePosition> truncatedCommitted = Optional.empty();
+
   // commit users of the connector's tasks, whose snapshots record offsets
   private final CommitUsers users;
+
+  /** The source tables (or topics, without a source block) this task wrote rows of into it. */
+  final Set<SourceTable> sources = new HashSet<>();
 
   /** Rows were written since the last commit. */
   boolean dirty;
@@ -102,15 +119,55 @@ final class TableState {
   /** Re-read what the table contains on next use: another task may have written it meanwhile. */
   void forgetContained() {
     contained = null;
+    marks = null;
   }
 
   /** True when the table's snapshots say it already holds the record at {@code offset}. */
   boolean contains(SourcePartition partition, long offset) {
-    if (contained == null) {
-      contained = new HashMap<>(CommittedOffsets.read(writer().table(), users::isTask));
-    }
+    readCommitted();
     Long next = contained.get(partition);
     return next != null && offset < next;
+  }
+
+  /** True when the table's commits recorded an offset of {@code partition}. */
+  boolean recorded(SourcePartition partition) {
+    readCommitted();
+    return contained.containsKey(partition);
+  }
+
+  /** What the table's newest commit of {@code partition} recorded next to its offset. */
+  PartitionMark committedMark(SourcePartition partition) {
+    readCommitted();
+    return marks.getOrDefault(partition, PartitionMark.NONE);
+  }
+
+  /** The newest truncate of the table, applied by this task or recorded by any commit. */
+  Optional<SourcePosition> truncatedAt() {
+    readCommitted();
+    return PartitionMark.higher(truncatedHere, truncatedCommitted);
+  }
+
+  void truncated(SourcePosition position) {
+    truncatedHere = PartitionMark.higher(truncatedHere, Optional.of(position));
+  }
+
+  private void readCommitted() {
+    if (contained != null) {
+      return;
+    }
+    Map<SourcePartition, CommittedPartition> committed =
+        CommittedOffsets.readPartitions(writer().table(), users::isTask);
+    contained = new HashMap<>();
+    marks = new HashMap<>();
+    committed.forEach(
+        (partition, entry) -> {
+          contained.put(partition, entry.nextOffset());
+          entry.mark().ifPresent(mark -> marks.put(partition, PartitionMark.parse(mark)));
+        });
+    truncatedCommitted = Optional.empty();
+    for (PartitionMark mark : marks.values()) {
+      truncatedCommitted = PartitionMark.higher(truncatedCommitted, mark.truncatedAt());
+    }
   }
 
   /** True when Paimon would accept a delete row for this table. */

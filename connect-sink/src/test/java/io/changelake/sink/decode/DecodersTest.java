@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.sink.decode.ChangeEvent.RowChange;
+import io.changelake.sink.transforms.IsTruncate;
 import java.util.stream.Stream;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -242,5 +243,44 @@ class DecodersTest {
         new Struct(env).put("op", "x").put("after", row(1, "a")).put("source", pgSource(1));
     assertThatThrownBy(() -> new DebeziumEnvelopeDecoder().decode(record(key(1), env, bad, 0)))
         .hasMessageContaining("Unknown Debezium operation 'x'");
+  }
+
+  @Test
+  void flattenedModeReadsATruncateEnvelopeThatThePredicateLetThrough() {
+    Schema env = envelope(PG_SOURCE);
+    Struct truncate = new Struct(env).put("op", "t").put("source", pgSource(55));
+    SinkRecord record = record(null, env, truncate, 3);
+
+    assertThat(new IsTruncate<SinkRecord>().test(record)).isTrue();
+    assertThat(new IsTruncate<SinkRecord>().test(pg("c", null, row(1, "a"), 5))).isFalse();
+    assertThat(new IsTruncate<SinkRecord>().test(record(key(1), null, null, 4))).isFalse();
+    ChangeEvent.Truncate decoded = (ChangeEvent.Truncate) flat().decode(record);
+    assertThat(decoded.positions())
+        .containsExactly(
+            new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, 55),
+            new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, 1000),
+            new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, 5000));
+    assertThat(decoded.position(SourcePosition.Kind.RECORD_TIMESTAMP))
+        .contains(new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, 5000));
+  }
+
+  @Test
+  void autoDetectionReadsATombstoneAsADeleteUnlessItFollowsAnEnvelopeDeleteOfItsKey() {
+    AutoDetectingDecoder auto = new AutoDetectingDecoder(flat());
+    // the first record after a restart: a flattened stream's delete
+    assertThat(auto.decode(record(key(1), null, null, 0)))
+        .isInstanceOf(RowChange.class)
+        .extracting(e -> ((RowChange) e).op())
+        .isEqualTo(Op.DELETE);
+
+    assertThat(auto.decode(pg("d", row(1, "a"), null, 100))).isInstanceOf(RowChange.class);
+    assertThat(auto.decode(record(key(1), null, null, 8)))
+        .as("Debezium's tombstone after the envelope delete")
+        .isInstanceOf(ChangeEvent.Tombstone.class);
+
+    assertThat(auto.decode(pg("d", row(1, "a"), null, 100))).isInstanceOf(RowChange.class);
+    assertThat(auto.decode(record(key(2), null, null, 8)))
+        .as("a tombstone of another key")
+        .isInstanceOf(RowChange.class);
   }
 }

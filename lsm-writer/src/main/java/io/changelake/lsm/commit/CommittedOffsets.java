@@ -2,6 +2,7 @@ package io.changelake.lsm.commit;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.table.FileStoreTable;
@@ -26,7 +27,25 @@ public final class CommittedOffsets {
   private CommittedOffsets() {}
 
   /** The offsets, and how many snapshot files were read to find them. */
-  public record Reading(Map<SourcePartition, Long> offsets, int snapshotsRead) {}
+  public record Reading(
+      Map<SourcePartition, Long> offsets,
+      int snapshotsRead,
+      Map<SourcePartition, CommittedPartition> partitions) {}
+
+  /**
+   * Like {@link #read(FileStoreTable, String)}, with the mark each partition's newest commit
+   * recorded next to its offset (both from the same commit).
+   */
+  public static Map<SourcePartition, CommittedPartition> readPartitions(
+      FileStoreTable table, String commitUserPrefix) {
+    return readPartitions(table, user -> user.startsWith(commitUserPrefix));
+  }
+
+  /** Like {@link #readPartitions(FileStoreTable, String)}, for the users {@code users} accepts. */
+  public static Map<SourcePartition, CommittedPartition> readPartitions(
+      FileStoreTable table, Predicate<String> users) {
+    return reading(table, users).partitions();
+  }
 
   /**
    * The next offset to consume per partition, taken from every commit user whose name starts with
@@ -76,17 +95,24 @@ public final class CommittedOffsets {
           continue;
         }
         long snapshotId = id;
+        Map<SourcePartition, String> marks = OffsetProperties.decodeMarks(snapshot.properties());
         OffsetProperties.decode(snapshot.properties())
             .forEach(
                 (partition, offset) ->
                     newest.merge(
                         partition,
-                        new OffsetFallbackStore.Entry(offset, snapshotId),
+                        new OffsetFallbackStore.Entry(
+                            offset, snapshotId, Optional.ofNullable(marks.get(partition))),
                         (a, b) -> a.snapshotId() >= b.snapshotId() ? a : b));
       }
     }
     Map<SourcePartition, Long> offsets = new HashMap<>();
-    newest.forEach((partition, entry) -> offsets.put(partition, entry.offset()));
-    return new Reading(offsets, read);
+    Map<SourcePartition, CommittedPartition> partitions = new HashMap<>();
+    newest.forEach(
+        (partition, entry) -> {
+          offsets.put(partition, entry.offset());
+          partitions.put(partition, new CommittedPartition(entry.offset(), entry.mark()));
+        });
+    return new Reading(offsets, read, partitions);
   }
 }

@@ -40,8 +40,12 @@ public final class OffsetFallbackStore {
 
   private static final String SUFFIX = ".properties";
 
-  /** An offset and the snapshot that committed it. */
-  public record Entry(long offset, long snapshotId) {}
+  /** An offset, the snapshot that committed it, and the partition's mark committed with it. */
+  public record Entry(long offset, long snapshotId, Optional<String> mark) {
+    public Entry(long offset, long snapshotId) {
+      this(offset, snapshotId, Optional.empty());
+    }
+  }
 
   /**
    * What one user's file holds: its entries, whether its writer is open on the table, and the
@@ -75,12 +79,24 @@ public final class OffsetFallbackStore {
    * becomes) open.
    */
   public void record(String commitUser, long snapshotId, Map<SourcePartition, Long> offsets) {
-    if (offsets.isEmpty()) {
+    record(commitUser, snapshotId, SourceProgress.of(offsets));
+  }
+
+  /** Like {@link #record(String, long, Map)}, with the partitions' marks. */
+  public void record(String commitUser, long snapshotId, SourceProgress progress) {
+    if (progress.offsets().isEmpty()) {
       return;
     }
     Copy read = copy(commitUser);
     Map<SourcePartition, Entry> merged = new HashMap<>(read.entries());
-    offsets.forEach((partition, offset) -> merged.put(partition, new Entry(offset, snapshotId)));
+    progress
+        .offsets()
+        .forEach(
+            (partition, offset) ->
+                merged.put(
+                    partition,
+                    new Entry(
+                        offset, snapshotId, Optional.ofNullable(progress.marks().get(partition)))));
     write(commitUser, new Copy(merged, true, read.checkedAtOpen()));
   }
 
@@ -96,8 +112,13 @@ public final class OffsetFallbackStore {
     Map<SourcePartition, Entry> entries = new HashMap<>(copy.entries());
     if (latestOfUser.isPresent() && latestOfUser.get().id() > copy.recordedThrough()) {
       long id = latestOfUser.get().id();
+      Map<SourcePartition, String> marks =
+          OffsetProperties.decodeMarks(latestOfUser.get().properties());
       OffsetProperties.decode(latestOfUser.get().properties())
-          .forEach((partition, offset) -> entries.put(partition, new Entry(offset, id)));
+          .forEach(
+              (partition, offset) ->
+                  entries.put(
+                      partition, new Entry(offset, id, Optional.ofNullable(marks.get(partition)))));
     }
     Copy marked = new Copy(entries, true, Math.max(copy.checkedAtOpen(), tableLatest));
     if (!marked.equals(copy)) {
@@ -118,7 +139,7 @@ public final class OffsetFallbackStore {
 
   private void write(String commitUser, Copy copy) {
     // one line, since Paimon's readFileUtf8 drops line breaks; Kafka topic names never hold ';',
-    // '=' or '@'
+    // '=', '@' or '#', and marks are URL-encoded
     StringJoiner text = new StringJoiner(";");
     text.add((copy.open() ? OPEN : CLOSED) + ":" + copy.checkedAtOpen());
     copy.entries()
@@ -129,7 +150,11 @@ public final class OffsetFallbackStore {
                         + "="
                         + entry.offset()
                         + "@"
-                        + entry.snapshotId()));
+                        + entry.snapshotId()
+                        + entry
+                            .mark()
+                            .map(mark -> "#" + URLEncoder.encode(mark, StandardCharsets.UTF_8))
+                            .orElse("")));
     try {
       fileIO.overwriteFileUtf8(file(commitUser), text.toString());
     } catch (IOException e) {
@@ -167,6 +192,12 @@ public final class OffsetFallbackStore {
           checked = colon < 0 ? 0 : Long.parseLong(item.substring(colon + 1));
           continue;
         }
+        Optional<String> mark = Optional.empty();
+        int hash = item.indexOf('#');
+        if (hash >= 0) {
+          mark = Optional.of(URLDecoder.decode(item.substring(hash + 1), StandardCharsets.UTF_8));
+          item = item.substring(0, hash);
+        }
         int equals = item.lastIndexOf('=');
         int at = item.lastIndexOf('@');
         if (equals < 0 || at < equals) {
@@ -177,7 +208,8 @@ public final class OffsetFallbackStore {
             OffsetProperties.partition(item.substring(0, equals)),
             new Entry(
                 Long.parseLong(item.substring(equals + 1, at)),
-                Long.parseLong(item.substring(at + 1))));
+                Long.parseLong(item.substring(at + 1)),
+                mark));
       }
       return new Copy(entries, open, checked);
     } catch (IOException e) {

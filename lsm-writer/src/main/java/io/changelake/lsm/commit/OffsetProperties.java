@@ -5,12 +5,16 @@ import java.util.Map;
 
 /**
  * How Kafka offsets are written into snapshot properties: one property per partition, {@code
- * changelake.offset.<partition>.<topic> = <next offset>}. The partition comes first because topic
+ * changelake.offset.<partition>.<topic> = <next offset>}, and the partition's mark, if any, as
+ * {@code changelake.mark.<partition>.<topic> = <mark>}. The partition comes first because topic
  * names may contain dots.
  */
 public final class OffsetProperties {
   /** Prefix of every offset property. */
   public static final String PREFIX = "changelake.offset.";
+
+  /** Prefix of every mark property. */
+  public static final String MARK_PREFIX = "changelake.mark.";
 
   private OffsetProperties() {}
 
@@ -19,6 +23,35 @@ public final class OffsetProperties {
     Map<String, String> properties = new HashMap<>();
     offsets.forEach((partition, offset) -> properties.put(key(partition), Long.toString(offset)));
     return properties;
+  }
+
+  /** The snapshot properties that record {@code progress}: its offsets and marks. */
+  public static Map<String, String> encode(SourceProgress progress) {
+    Map<String, String> properties = encode(progress.offsets());
+    progress
+        .marks()
+        .forEach(
+            (partition, mark) -> {
+              if (progress.offsets().containsKey(partition)) {
+                properties.put(MARK_PREFIX + suffix(partition), mark);
+              }
+            });
+    return properties;
+  }
+
+  /** The marks recorded in {@code properties}, per partition. */
+  public static Map<SourcePartition, String> decodeMarks(Map<String, String> properties) {
+    Map<SourcePartition, String> marks = new HashMap<>();
+    if (properties == null) {
+      return marks;
+    }
+    properties.forEach(
+        (key, value) -> {
+          if (key.startsWith(MARK_PREFIX)) {
+            marks.put(partitionOf(key.substring(MARK_PREFIX.length()), key), value);
+          }
+        });
+    return marks;
   }
 
   /** The offsets recorded in {@code properties}; other properties are ignored. */
@@ -37,11 +70,18 @@ public final class OffsetProperties {
   }
 
   static String key(SourcePartition partition) {
-    return PREFIX + partition.partition() + "." + partition.topic();
+    return PREFIX + suffix(partition);
+  }
+
+  private static String suffix(SourcePartition partition) {
+    return partition.partition() + "." + partition.topic();
   }
 
   static SourcePartition partition(String key) {
-    String rest = key.substring(PREFIX.length());
+    return partitionOf(key.substring(PREFIX.length()), key);
+  }
+
+  private static SourcePartition partitionOf(String rest, String key) {
     int dot = rest.indexOf('.');
     if (dot <= 0) {
       throw new IllegalArgumentException("Malformed offset property '" + key + "'");

@@ -4,7 +4,7 @@ import io.changelake.lsm.commit.CommitFence;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
-import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.commit.WriterFencedException;
 import io.changelake.lsm.table.MergeEngine;
@@ -14,19 +14,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Predicate;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.manifest.ManifestCommittable;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.RowKind;
 import org.apache.paimon.utils.HintFileUtils;
 import org.apache.paimon.utils.SnapshotManager;
 import org.slf4j.Logger;
@@ -60,11 +65,11 @@ final class PooledTableWriter implements TableWriter {
   private TableCommitImpl commit;
   private long nextIdentifier;
   private final List<ManifestCommittable> pending = new ArrayList<>();
-  private final List<Map<SourcePartition, Long>> pendingOffsets = new ArrayList<>();
+  private final List<SourceProgress> pendingOffsets = new ArrayList<>();
   private long rowsSinceCommit;
   // a truncate whose commit failed: retried, alone and first, by the next commit or truncate
   private ManifestCommittable pendingTruncate;
-  private Map<SourcePartition, Long> pendingTruncateOffsets;
+  private SourceProgress pendingTruncateOffsets;
   // lookups must see this writer's uncommitted rows: the keys (and, for deduplicate tables, the
   // newest versions) written since the last commit, tracked from the first lookup on (tables never
   // looked up pay nothing); null until then
@@ -155,7 +160,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult commit(Map<SourcePartition, Long> offsets) {
+  public CommitResult commit(SourceProgress offsets) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     // rows written after a truncate must land after it
@@ -178,7 +183,7 @@ final class PooledTableWriter implements TableWriter {
       OffsetProperties.encode(offsets).forEach(committable::addProperty);
       fence.properties().forEach(committable::addProperty);
       pending.add(committable);
-      pendingOffsets.add(Map.copyOf(offsets));
+      pendingOffsets.add(offsets);
     }
     rowsSinceCommit = 0;
     clearBuffered();
@@ -248,7 +253,7 @@ final class PooledTableWriter implements TableWriter {
    * Committables of this instance that had landed already are taken out (their offsets recorded).
    */
   private void guardAgainstOtherInstances(
-      List<ManifestCommittable> committables, List<Map<SourcePartition, Long>> offsets) {
+      List<ManifestCommittable> committables, List<SourceProgress> offsets) {
     CommitFence.Verdict verdict = fence.judge(newestOfUser());
     if (verdict instanceof CommitFence.Verdict.Fenced fenced) {
       throw fenced(fenced.newest());
@@ -426,38 +431,69 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult truncate(Map<SourcePartition, Long> offsets) {
+  public CommitResult truncate(
+      SourceProgress before, SourceProgress after, Predicate<InternalRow> keep) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     long rows = rowsSinceCommit;
-    // rows written since the last commit precede the truncate, which would delete them: their
-    // files are never committed, so the truncate is one snapshot and there is no crash window
-    // in which they are committed with offsets past the truncate
-    List<CommitMessage> discarded;
+    // rows buffered before the truncate may follow it in the source (consumed earlier from another
+    // partition): commit them so the overwrite below sees and filters them like every stored row
+    commit(before);
+    long id = nextIdentifier++;
+    List<CommitMessage> kept;
     try {
-      discarded = write.prepareCommit(false, nextIdentifier);
-      commit.abort(discarded);
+      long copied = copyRows(keep);
+      kept = write.prepareCommit(false, id);
+      if (copied == 0) {
+        commit.abort(kept);
+        kept = List.of();
+      }
     } catch (Exception e) {
-      throw fail("Discarding the rows buffered before the truncate", e);
+      throw fail("Writing the rows that survive the truncate", e);
     }
-    nextIdentifier++;
-    // older failed commits may or may not have landed; the truncate deletes their rows either way
-    pending.clear();
-    pendingOffsets.clear();
     rowsSinceCommit = 0;
     clearBuffered();
-    // the bucket writers remember the files they wrote; start afresh on the emptied table
-    closeQuietlyForReopen();
-    open(table);
-    long id = nextIdentifier++;
     ManifestCommittable truncation = new ManifestCommittable(id);
-    OffsetProperties.encode(offsets).forEach(truncation::addProperty);
+    kept.forEach(truncation::addFileCommittable);
+    OffsetProperties.encode(after).forEach(truncation::addProperty);
     TruncateMarker.property().forEach(truncation::addProperty);
     fence.properties().forEach(truncation::addProperty);
     pendingTruncate = truncation;
-    pendingTruncateOffsets = Map.copyOf(offsets);
+    pendingTruncateOffsets = after;
     OptionalLong snapshotId = commitPendingTruncate();
+    // the bucket writers remember the files they wrote; start afresh on the emptied table
+    closeQuietlyForReopen();
+    open(table);
     return new CommitResult(identifier, id, snapshotId, rows);
+  }
+
+  /**
+   * Writes the table's current rows that {@code keep} accepts again, as inserts; returns how many.
+   */
+  private long copyRows(Predicate<InternalRow> keep) throws Exception {
+    ReadBuilder read = table.newReadBuilder();
+    InternalRowSerializer serializer = new InternalRowSerializer(table.rowType());
+    long copied = 0;
+    try (RecordReader<InternalRow> reader =
+        read.newRead().createReader(read.newScan().plan().splits())) {
+      RecordReader.RecordIterator<InternalRow> batch;
+      while ((batch = reader.readBatch()) != null) {
+        try {
+          InternalRow row;
+          while ((row = batch.next()) != null) {
+            if (keep.test(row)) {
+              InternalRow copy = serializer.copy(row);
+              copy.setRowKind(RowKind.INSERT);
+              write.write(copy);
+              copied++;
+            }
+          }
+        } finally {
+          batch.releaseBatch();
+        }
+      }
+    }
+    return copied;
   }
 
   /**
@@ -471,8 +507,7 @@ final class PooledTableWriter implements TableWriter {
       return OptionalLong.empty();
     }
     List<ManifestCommittable> truncation = new ArrayList<>(List.of(pendingTruncate));
-    List<Map<SourcePartition, Long>> truncationOffsets =
-        new ArrayList<>(List.of(pendingTruncateOffsets));
+    List<SourceProgress> truncationOffsets = new ArrayList<>(List.of(pendingTruncateOffsets));
     guardAgainstOtherInstances(truncation, truncationOffsets);
     if (truncation.isEmpty()) {
       // it had landed in an earlier attempt (its offsets were recorded by the guard)
@@ -536,7 +571,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets) {
+  public Optional<InternalRow> lookup(InternalRow keyRow, SourceProgress offsets) {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     KeyLookup keys = lookup();
@@ -590,7 +625,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   @Override
-  public CommitResult reopen(Map<SourcePartition, Long> offsets) {
+  public CommitResult reopen(SourceProgress offsets) {
     CommitResult result = commit(offsets);
     closeQuietlyForReopen();
     open(table.copyWithLatestSchema());

@@ -2,8 +2,10 @@ package io.changelake.lsm.write;
 
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.table.FileStoreTable;
 
@@ -45,12 +47,22 @@ public interface TableWriter {
    * exception from {@link #write} or from preparing the files leaves the writer unusable: close the
    * pool and resume from {@link io.changelake.lsm.commit.CommittedOffsets}.
    */
-  CommitResult commit(Map<SourcePartition, Long> offsets);
+  default CommitResult commit(Map<SourcePartition, Long> offsets) {
+    return commit(SourceProgress.of(offsets));
+  }
+
+  /** {@link #commit(Map)}, recording the partitions' marks next to their offsets. */
+  CommitResult commit(SourceProgress progress);
 
   /**
    * Commits what is buffered, then reopens on the table's latest schema (after schema evolution).
    */
-  CommitResult reopen(Map<SourcePartition, Long> offsets);
+  default CommitResult reopen(Map<SourcePartition, Long> offsets) {
+    return reopen(SourceProgress.of(offsets));
+  }
+
+  /** {@link #reopen(Map)}, recording the partitions' marks next to their offsets. */
+  CommitResult reopen(SourceProgress progress);
 
   /**
    * Empties the table in one snapshot of its own (an overwrite with nothing) whose properties hold
@@ -72,7 +84,25 @@ public interface TableWriter {
    *
    * @return the truncate's commit, with its snapshot (empty only when it had landed before)
    */
-  CommitResult truncate(Map<SourcePartition, Long> offsets);
+  default CommitResult truncate(Map<SourcePartition, Long> offsets) {
+    return truncate(SourceProgress.of(offsets), SourceProgress.of(offsets), row -> false);
+  }
+
+  /**
+   * Empties the table except for the rows {@code keep} accepts, in one overwrite snapshot of its
+   * own (marked as a truncate) whose properties hold {@code after}, the positions just past the
+   * truncate record. For a truncate that rows of other partitions may follow in the source although
+   * they were consumed first: {@code keep} tells them by their source position.
+   *
+   * <p>Rows written since the last commit are committed first, with {@code before} (the positions
+   * up to the truncate record): a crash between the two commits replays the truncate and nothing
+   * else. Then the table's rows that {@code keep} accepts are written again, unchanged, into the
+   * overwrite. Rows other writers commit while this runs land either before the overwrite's read
+   * (and are filtered by {@code keep}) or after it (and stay).
+   *
+   * <p>Retried like {@link #truncate(Map)}.
+   */
+  CommitResult truncate(SourceProgress before, SourceProgress after, Predicate<InternalRow> keep);
 
   /**
    * The row currently stored under the primary key of {@code keyRow} (a row of this writer's row
@@ -92,7 +122,12 @@ public interface TableWriter {
    * <p>Cost: see {@link KeyLookup} (one scan plan and a read of the key's bucket per call), plus a
    * commit when the key was written and its version is not kept.
    */
-  Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets);
+  default Optional<InternalRow> lookup(InternalRow keyRow, Map<SourcePartition, Long> offsets) {
+    return lookup(keyRow, SourceProgress.of(offsets));
+  }
+
+  /** {@link #lookup(InternalRow, Map)}, a commit it makes recording the partitions' marks. */
+  Optional<InternalRow> lookup(InternalRow keyRow, SourceProgress progress);
 
   /** True when rows were written since the last commit, or a commit or truncate is pending. */
   boolean hasUncommittedRows();

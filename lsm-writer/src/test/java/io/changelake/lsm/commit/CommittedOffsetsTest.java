@@ -10,6 +10,7 @@ import io.changelake.lsm.write.WriterSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.options.ExpireConfig;
@@ -173,5 +174,46 @@ class CommittedOffsetsTest {
 
     assertThat(reading.offsets()).isEqualTo(Map.of(P0, 10L, P1, 20L));
     assertThat(reading.snapshotsRead()).isLessThanOrEqualTo(1);
+  }
+
+  @Test
+  void marksComeBackWithTheirOffsetsFromSnapshotsAndAfterExpiryFromTheCopy() {
+    pool(task0, new SourceProgress(Map.of(P0, 10L, P1, 20L), Map.of(P0, "a|b=c;d@e#f", P1, "p1")));
+    // task 1 takes P1 over and commits it without a mark
+    pool(task1, SourceProgress.of(Map.of(P1, 35L)));
+
+    assertThat(CommittedOffsets.readPartitions(table(), "orders-sink-"))
+        .isEqualTo(
+            Map.of(
+                P0,
+                new CommittedPartition(10L, Optional.of("a|b=c;d@e#f")),
+                P1,
+                new CommittedPartition(35L, Optional.empty())));
+
+    pool(task0, new SourceProgress(Map.of(P0, 11L), Map.of(P0, "newest")));
+    table()
+        .newExpireSnapshots()
+        .config(
+            ExpireConfig.builder()
+                .snapshotRetainMin(1)
+                .snapshotRetainMax(1)
+                .snapshotTimeRetain(Duration.ZERO)
+                .build())
+        .expire();
+    // P1's snapshot is gone: its offset and (missing) mark come from the copy
+    assertThat(CommittedOffsets.readPartitions(table(), "orders-sink-"))
+        .isEqualTo(
+            Map.of(
+                P0,
+                new CommittedPartition(11L, Optional.of("newest")),
+                P1,
+                new CommittedPartition(35L, Optional.empty())));
+    assertThat(new OffsetFallbackStore(table()).read("orders-sink-0").get(P1).mark())
+        .contains("p1");
+  }
+
+  private void pool(WriterPool pool, SourceProgress progress) {
+    pool.writer(orders).write(insert(nextId++, "x", 1L));
+    pool.writer(orders).commit(progress);
   }
 }

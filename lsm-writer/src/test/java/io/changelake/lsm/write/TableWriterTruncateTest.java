@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.CommittedPartition;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
@@ -94,6 +97,49 @@ class TableWriterTruncateTest {
         .containsExactly(values(11, "after", 11L), values(3, "again", 3L));
     assertThat(CommittedOffsets.read(table(), "sink-")).isEqualTo(Map.of(P0, 14L, P1, 4L));
     assertThat(WriterPoolTest.rowCountInFiles(table())).isEqualTo(2);
+  }
+
+  @Test
+  void rowsTheKeepFilterAcceptsSurviveTheTruncateCommittedOrBufferedAndFromOtherWriters() {
+    try (WriterPool pool = pool("sink-0");
+        WriterPool other = pool("sink-1")) {
+      TableWriter writer = pool.writer(orders);
+      // the third column stands for the source position; the truncate is at 100
+      writer.write(insert(1, "before, committed", 10L));
+      writer.write(insert(2, "after, committed", 150L));
+      writer.commit(Map.of(P0, 2L));
+      TableWriter otherWriter = other.writer(orders);
+      otherWriter.write(insert(3, "after, another writer", 120L));
+      otherWriter.write(insert(4, "before, another writer", 90L));
+      otherWriter.commit(Map.of(P1, 2L));
+      writer.write(insert(5, "after, buffered", 101L));
+      writer.write(insert(6, "before, buffered", 99L));
+
+      CommitResult truncate =
+          writer.truncate(
+              new SourceProgress(Map.of(P0, 4L), Map.of(P0, "before")),
+              new SourceProgress(Map.of(P0, 5L), Map.of(P0, "after")),
+              row -> row.getLong(2) > 100);
+
+      assertThat(truncate.snapshotId()).isPresent();
+      Snapshot snapshot = table().snapshotManager().latestSnapshot();
+      assertThat(snapshot.id()).isEqualTo(truncate.snapshotId().getAsLong());
+      assertThat(snapshot.commitKind()).isEqualTo(Snapshot.CommitKind.OVERWRITE);
+      assertThat(snapshot.properties()).containsEntry(TruncateMarker.PROPERTY, "true");
+      assertThat(CommittedOffsets.readPartitions(table(), "sink-0"))
+          .isEqualTo(Map.of(P0, new CommittedPartition(5L, Optional.of("after"))));
+      assertThat(writer.hasUncommittedRows()).isFalse();
+
+      writer.write(insert(7, "written after the truncate", 200L));
+      writer.commit(Map.of(P0, 6L));
+    }
+    assertThat(LakeRows.read(table()))
+        .containsExactlyInAnyOrder(
+            values(2, "after, committed", 150L),
+            values(3, "after, another writer", 120L),
+            values(5, "after, buffered", 101L),
+            values(7, "written after the truncate", 200L));
+    assertThat(WriterPoolTest.rowCountInFiles(table())).isEqualTo(4);
   }
 
   @Test

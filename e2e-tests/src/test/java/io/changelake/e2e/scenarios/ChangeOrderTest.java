@@ -1,0 +1,275 @@
+package io.changelake.e2e.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changelake.e2e.connect.ChangelakeConnectors;
+import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.e2e.connect.DebeziumPostgres;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The order of changes on real services (connect-sink's README, "Order of changes").
+ *
+ * <p>Flattened input as most Debezium users run it: {@code ExtractNewRecordState} at its defaults,
+ * so a delete reaches the sink only as a tombstone (key, null value, no source block, no position),
+ * on a topic with 4 partitions. The sink is stopped and started again (its tasks close, commit and
+ * start afresh) while deletes are waiting in the topic, so a tombstone is the first record of its
+ * partition that the new task sees. Every delete must be applied and ordered against the other
+ * versions of its key: the table ends equal to the database.
+ *
+ * <p>Three ways of getting there: the transform in the sink's own {@code transforms} with {@code
+ * input.format=flattened}, the same with {@code input.format=auto}, and the transform on the
+ * Debezium source connector (the tombstones are in the topic, no sink setting can change them). A
+ * truncate in PostgreSQL empties the table in flattened mode too: {@code ExtractNewRecordState}
+ * drops truncate events, so the sink's transform skips them with Changelake's {@code IsTruncate}
+ * predicate and the sink reads the truncate envelope itself.
+ *
+ * <p>A truncate followed by inserts, on 4 partitions read by 2 tasks that start together: rows
+ * written after the truncate survive it whichever partition or task consumed them first. A topic
+ * deleted and created again (its offsets start at 0 again) stops the sink with an error instead of
+ * its records being skipped as already written.
+ */
+class ChangeOrderTest extends PipelineTestBase {
+  private static final String UNWRAP = "io.debezium.transforms.ExtractNewRecordState";
+
+  @Test
+  void sinkSideUnwrapAppliesTombstoneDeletesAfterEveryRestart() {
+    String db = "fd1";
+    Map<String, String> sink = new HashMap<>(sinkSideUnwrap("flattened", false));
+    // positions from the LSN: the tombstones still carry none
+    sink.put("transforms.unwrap.add.fields", "lsn,source.ts_ms");
+    runScenario(db, Map.of(), sink, 2);
+  }
+
+  @Test
+  void autoInputFormatAppliesTombstoneDeletesOfAFlattenedStream() {
+    String db = "fd2";
+    runScenario(db, Map.of(), sinkSideUnwrap("auto", false), 1);
+  }
+
+  @Test
+  void tombstonesWrittenByAFlatteningSourceConnectorAreAppliedAfterRestarts() {
+    String db = "fd3";
+    Map<String, String> source = new HashMap<>();
+    source.put("transforms", "unwrap");
+    source.put("transforms.unwrap.type", UNWRAP);
+    runScenario(db, source, Map.of("input.format", "flattened"), 2);
+  }
+
+  @Test
+  void aTruncateEmptiesTheTableInFlattenedMode() {
+    String db = "fd4";
+    createItems(db);
+    startPipeline(db, Map.of(), sinkSideUnwrap("flattened", true), 1);
+    awaitLakeEqualsDatabase(db, "items");
+
+    pg.execute(db, "TRUNCATE items", "INSERT INTO items VALUES (1001, 'after truncate', 1)");
+    awaitLakeEqualsDatabase(db, "items");
+    assertThat(lakeTable(db, "items").read()).hasSize(1);
+  }
+
+  @Test
+  void rowsWrittenAfterATruncateSurviveItOnEveryPartitionAndTask() {
+    String db = "fd5";
+    createItems(db);
+    startPipeline(db, Map.of(), Map.of(), 2);
+    awaitLakeEqualsDatabase(db, "items");
+
+    // every record the tasks find waiting is after the truncate but one: the truncate itself,
+    // on one of the 4 partitions (rows before it that another task commits after it are a
+    // documented limit)
+    restartWhileChangesWait(
+        db,
+        2,
+        "TRUNCATE items",
+        "INSERT INTO items SELECT i, 'after ' || i, i FROM generate_series(500, 599) i",
+        "UPDATE items SET v = v * 10 WHERE id % 3 = 0");
+    awaitLakeEqualsDatabase(db, "items");
+    assertThat(lakeTable(db, "items").read()).hasSize(100);
+  }
+
+  @Test
+  void aRecreatedTopicStopsTheSinkInsteadOfSkippingItsRecords() {
+    String topic = "rc.public.items";
+    String sink = "rc-sink";
+    connect.createTopic(topic, 2);
+    for (int id = 0; id < 10; id++) {
+      connect.cluster().kafka().produce(topic, id % 2, key(id), envelope(id, "first", 1000 + id));
+    }
+    Map<String, String> config = new HashMap<>(ChangelakeConnectors.sink(warehouse, topic, "rc"));
+    config.remove("topics.regex");
+    config.put("topics", topic);
+    config.put("input.format", "envelope");
+    connect.deploy(sink, config, 1);
+    Awaitility.await()
+        .atMost(CATCH_UP)
+        .ignoreExceptions()
+        .untilAsserted(() -> assertThat(lakeTable("rc", "items").read()).hasSize(10));
+
+    connect.cluster().stopConnector(sink);
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> "STOPPED".equals(state(sink)));
+    connect.cluster().kafka().deleteTopic(topic);
+    connect.createTopic(topic, 2);
+    // the new topic's offsets start at 0 again: below what the table recorded
+    connect.cluster().kafka().produce(topic, 0, key(0), envelope(0, "second", 5000));
+    connect.cluster().resumeConnector(sink);
+
+    Awaitility.await()
+        .atMost(CATCH_UP)
+        .until(() -> connect.failure(sink) != null && connect.failure(sink).contains("re-created"));
+    assertThat(connect.failure(sink))
+        .contains(topic + "-0@0")
+        .contains("rc.items")
+        .contains("postgres_lsn 5000")
+        .contains("postgres_lsn 1008");
+    assertThat(lakeTable("rc", "items").read()).hasSize(10);
+    connect.delete(sink);
+  }
+
+  private static String key(int id) {
+    return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":"
+        + "[{\"field\":\"id\",\"type\":\"int32\",\"optional\":false}]},"
+        + "\"payload\":{\"id\":"
+        + id
+        + "}}";
+  }
+
+  /** A Debezium PostgreSQL insert envelope, as JsonConverter with schemas writes it. */
+  private static String envelope(int id, String name, long lsn) {
+    String row =
+        "{\"type\":\"struct\",\"optional\":true,\"fields\":["
+            + "{\"field\":\"id\",\"type\":\"int32\",\"optional\":false},"
+            + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true}],\"field\":\"%s\"}";
+    String source =
+        "{\"type\":\"struct\",\"optional\":false,\"field\":\"source\",\"fields\":["
+            + "{\"field\":\"db\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"schema\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"table\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"lsn\",\"type\":\"int64\",\"optional\":true}]}";
+    String schema =
+        "{\"type\":\"struct\",\"optional\":false,\"name\":\"rc.public.items.Envelope\","
+            + "\"fields\":["
+            + String.format(row, "before")
+            + ","
+            + String.format(row, "after")
+            + ","
+            + source
+            + ",{\"field\":\"op\",\"type\":\"string\",\"optional\":false}]}";
+    String payload =
+        "{\"before\":null,\"after\":{\"id\":"
+            + id
+            + ",\"name\":\""
+            + name
+            + "\"},\"source\":{\"db\":\"rc\",\"schema\":\"public\",\"table\":\"items\","
+            + "\"lsn\":"
+            + lsn
+            + "},\"op\":\"c\"}";
+    return "{\"schema\":" + schema + ",\"payload\":" + payload + "}";
+  }
+
+  /**
+   * Inserts, then twice: deletes and updates while the sink is stopped, start it, catch up. The
+   * first records each new task sees are tombstones.
+   */
+  private static void runScenario(
+      String db, Map<String, String> sourceOverrides, Map<String, String> sink, int sinkTasks) {
+    createItems(db);
+    startPipeline(db, sourceOverrides, sink, sinkTasks);
+    awaitLakeEqualsDatabase(db, "items");
+
+    restartWhileChangesWait(
+        db,
+        sinkTasks,
+        "DELETE FROM items WHERE id % 3 = 0",
+        "UPDATE items SET v = v + 1 WHERE id % 5 = 0",
+        "INSERT INTO items VALUES (3, 'back', 7)");
+    awaitLakeEqualsDatabase(db, "items");
+
+    restartWhileChangesWait(
+        db,
+        sinkTasks,
+        "DELETE FROM items WHERE id % 4 = 1",
+        "DELETE FROM items WHERE id = 3",
+        "UPDATE items SET name = 'renamed' WHERE id % 7 = 0");
+    awaitLakeEqualsDatabase(db, "items");
+  }
+
+  private static void createItems(String db) {
+    createDatabase(db);
+    pg.execute(
+        db,
+        "CREATE TABLE items (id int PRIMARY KEY, name text, v int)",
+        "INSERT INTO items SELECT i, 'item ' || i, i FROM generate_series(1, 120) i");
+  }
+
+  private static Map<String, String> sinkSideUnwrap(String inputFormat, boolean passTruncates) {
+    Map<String, String> sink = new HashMap<>();
+    sink.put("input.format", inputFormat);
+    sink.put("transforms", "unwrap");
+    sink.put("transforms.unwrap.type", UNWRAP);
+    if (!passTruncates) {
+      return sink;
+    }
+    // ExtractNewRecordState drops truncates; the predicate lets them pass as envelopes
+    sink.put("transforms.unwrap.predicate", "truncate");
+    sink.put("transforms.unwrap.negate", "true");
+    sink.put("predicates", "truncate");
+    sink.put("predicates.truncate.type", "io.changelake.sink.transforms.IsTruncate");
+    return sink;
+  }
+
+  private static void startPipeline(
+      String db,
+      Map<String, String> sourceOverrides,
+      Map<String, String> sinkOverrides,
+      int tasks) {
+    Map<String, String> source = new HashMap<>(DebeziumPostgres.config(pg, db, db, "public.items"));
+    source.put("topic.creation.default.partitions", "4");
+    // Debezium skips truncates unless told otherwise (skipped.operations defaults to t)
+    source.put("skipped.operations", "none");
+    source.putAll(sourceOverrides);
+    connect.deploy(db + "-pg", source, 1);
+    Map<String, String> sink =
+        new HashMap<>(ChangelakeConnectors.sink(warehouse, db + "\\..*", db));
+    sink.put("tasks.max", String.valueOf(tasks));
+    // flattened records carry no source block: route by topic name
+    sink.put("route.regex.rules", db + "\\.public\\.(.*)=>$1");
+    sink.putAll(sinkOverrides);
+    connect.deploy(db + "-sink", sink, tasks);
+  }
+
+  /**
+   * Stops the sink (its tasks commit and close), runs {@code statements}, waits until Debezium has
+   * published them, and resumes the sink: its new tasks start at the tombstones.
+   */
+  private static void restartWhileChangesWait(String db, int tasks, String... statements) {
+    String sink = db + "-sink";
+    String topic = db + ".public.items";
+    connect.cluster().stopConnector(sink);
+    Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> "STOPPED".equals(state(sink)));
+    int before = ConnectPlatform.readAll(connect.bootstrapServers(), topic, false).size();
+    long changed = 0;
+    for (String statement : statements) {
+      changed += pg.update(db, statement);
+    }
+    long expected = before + changed;
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                ConnectPlatform.readAll(connect.bootstrapServers(), topic, false).size()
+                    >= expected);
+    connect.cluster().resumeConnector(sink);
+    connect.awaitRunning(sink, tasks);
+  }
+
+  private static String state(String connector) {
+    ConnectorStateInfo info = connect.cluster().connectorStatus(connector);
+    return info.connector().state();
+  }
+}
