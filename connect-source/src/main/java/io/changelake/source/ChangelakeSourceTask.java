@@ -43,6 +43,8 @@ public final class ChangelakeSourceTask extends SourceTask {
   /** Task config key holding the task's tables, set by the connector. */
   static final String TASK_TABLES = "task.tables";
 
+  private static final long PRODUCER_BEHIND_WAIT_MS = 20;
+
   private final Object sleeper = new Object();
   private volatile boolean stopping;
 
@@ -131,6 +133,15 @@ public final class ChangelakeSourceTask extends SourceTask {
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
     if (retryPending && awaitRetry()) {
+      return null;
+    }
+    if (transactions.mustWait()) {
+      // the producer is behind: the open transaction must not collect more than it can flush
+      synchronized (sleeper) {
+        if (!stopping) {
+          sleeper.wait(PRODUCER_BEHIND_WAIT_MS);
+        }
+      }
       return null;
     }
     synchronized (this) {
@@ -257,6 +268,7 @@ public final class ChangelakeSourceTask extends SourceTask {
 
   @Override
   public void commitRecord(SourceRecord record, RecordMetadata metadata) {
+    transactions.acknowledged();
     TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
     if (publisher != null) {
       // metadata is null when a transformation dropped the record: Connect is done with it too

@@ -2,6 +2,7 @@ package io.changelake.source;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.TransactionContext;
@@ -15,11 +16,21 @@ import org.apache.kafka.connect.source.TransactionContext;
  * safe: every record carries the offset of its own row, so a transaction commits exactly the rows
  * it holds and a restart resumes at the next one.
  *
- * <p>Used from the task thread only. Without a transaction context (exactly-once off, or another
- * boundary) it does nothing.
+ * <p>The bound is kept on the task's side, so it also holds back the task: Connect sends what poll
+ * returns asynchronously, and a producer slower than the reader (a busy broker, a quota) would
+ * otherwise collect a backlog that the commit at the bound has to flush, past the timeout. While
+ * more than {@link #MAX_IN_FLIGHT} returned records are not yet acknowledged, {@link #mustWait}
+ * holds poll back, so a commit never waits for more than that many records.
+ *
+ * <p>Used from the task thread only, except {@link #acknowledged} (producer callback thread).
+ * Without a transaction context (exactly-once off, or another boundary) it does nothing.
  */
 final class SnapshotTransactions {
+  /** Records returned by poll and not yet acknowledged by Kafka, at most, before poll waits. */
+  static final long MAX_IN_FLIGHT = 2_000;
+
   private final TransactionContext context;
+  private final AtomicLong inFlight = new AtomicLong();
   private final long maxOpenNanos;
   private final LongSupplier nanoClock;
 
@@ -40,6 +51,7 @@ final class SnapshotTransactions {
     if (context == null) {
       return;
     }
+    inFlight.addAndGet(records.size());
     long now = nanoClock.getAsLong();
     if (!records.isEmpty() && openedAt < 0) {
       openedAt = now;
@@ -47,6 +59,27 @@ final class SnapshotTransactions {
     if (endOfSnapshot || (openedAt >= 0 && now - openedAt >= maxOpenNanos)) {
       commit(records);
     }
+  }
+
+  /** Kafka acknowledged (or a transformation dropped) one returned record. */
+  void acknowledged() {
+    if (context != null) {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  /**
+   * True when poll must return nothing for now, as the producer is behind. A transaction open past
+   * its bound meanwhile is committed with what it holds: Connect commits it after the empty poll.
+   */
+  boolean mustWait() {
+    if (context == null || inFlight.get() < MAX_IN_FLIGHT) {
+      return false;
+    }
+    if (openedAt >= 0 && nanoClock.getAsLong() - openedAt >= maxOpenNanos) {
+      endEarly();
+    }
+    return true;
   }
 
   /**

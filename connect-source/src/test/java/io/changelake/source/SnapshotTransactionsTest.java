@@ -89,9 +89,26 @@ class SnapshotTransactionsTest {
   }
 
   @Test
+  void pollWaitsWhileTooManyRecordsAreUnacknowledgedAndCommitsATransactionPastItsBound() {
+    int limit = (int) SnapshotTransactions.MAX_IN_FLIGHT;
+    transactions.returning(rows(1, limit - 1), false);
+    assertThat(transactions.mustWait()).as("below the limit").isFalse();
+    transactions.returning(rows(limit, limit), false);
+    assertThat(transactions.mustWait()).as("at the limit").isTrue();
+    assertThat(context.requests).as("the bound has not passed").isEmpty();
+    nanos.addAndGet(Duration.ofSeconds(11).toNanos());
+    assertThat(transactions.mustWait()).isTrue();
+    assertThat(context.requests).containsExactly("commit after batch");
+    transactions.acknowledged();
+    assertThat(transactions.mustWait()).as("one acknowledged").isFalse();
+  }
+
+  @Test
   void withoutExactlyOnceNothingIsRequested() {
     SnapshotTransactions none = new SnapshotTransactions(null, Duration.ofMillis(1), nanos::get);
     none.returning(rows(1, 2), true);
     assertThat(none.endEarly()).isFalse();
+    none.returning(rows(1, (int) SnapshotTransactions.MAX_IN_FLIGHT), false);
+    assertThat(none.mustWait()).as("no transaction to bound").isFalse();
   }
 }
