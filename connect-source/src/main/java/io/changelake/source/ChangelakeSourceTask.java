@@ -136,7 +136,7 @@ public final class ChangelakeSourceTask extends SourceTask {
       return null;
     }
     if (transactions.mustWait()) {
-      // the producer is behind: the open transaction must not collect more than it can flush
+      // the producer is behind: the open transaction ended with what it holds
       synchronized (sleeper) {
         if (!stopping) {
           sleeper.wait(PRODUCER_BEHIND_WAIT_MS);

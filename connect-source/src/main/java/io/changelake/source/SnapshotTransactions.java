@@ -18,9 +18,9 @@ import org.apache.kafka.connect.source.TransactionContext;
  *
  * <p>The bound is kept on the task's side, so it also holds back the task: Connect sends what poll
  * returns asynchronously, and a producer slower than the reader (a busy broker, a quota) would
- * otherwise collect a backlog that the commit at the bound has to flush, past the timeout. While
- * more than {@link #MAX_IN_FLIGHT} returned records are not yet acknowledged, {@link #mustWait}
- * holds poll back, so a commit never waits for more than that many records.
+ * otherwise collect a backlog that the commit at the bound has to flush, past the timeout. Once
+ * {@link #MAX_IN_FLIGHT} returned records are not yet acknowledged, {@link #mustWait} ends the open
+ * transaction, so a commit never waits for much more than that many records.
  *
  * <p>Used from the task thread only, except {@link #acknowledged} (producer callback thread).
  * Without a transaction context (exactly-once off, or another boundary) it does nothing.
@@ -69,17 +69,16 @@ final class SnapshotTransactions {
   }
 
   /**
-   * True when poll must return nothing for now, as the producer is behind. A transaction open past
-   * its bound meanwhile is committed with what it holds: Connect commits it after the empty poll.
+   * True when poll must return nothing for now: more than {@link #MAX_IN_FLIGHT} returned records
+   * are not acknowledged, so the open transaction is ended with what it holds (Connect commits it
+   * after the empty poll) instead of collecting more than the producer can flush before its
+   * timeout. Without an open transaction nothing waits.
    */
   boolean mustWait() {
     if (context == null || inFlight.get() < MAX_IN_FLIGHT) {
       return false;
     }
-    if (openedAt >= 0 && nanoClock.getAsLong() - openedAt >= maxOpenNanos) {
-      endEarly();
-    }
-    return true;
+    return endEarly();
   }
 
   /**
