@@ -11,6 +11,13 @@ import org.apache.paimon.types.DataField;
 
 /** Creates and opens primary-key tables (and append-only tables for sources without a key). */
 public final class LakeTables {
+  /**
+   * How long a Paimon consumer (a changelog reader's mark of the snapshots it still needs) outlives
+   * its last update on tables created here, unless the spec's options set {@code
+   * consumer.expiration-time}. Readers that run refresh theirs far more often.
+   */
+  public static final String DEFAULT_CONSUMER_EXPIRATION = "7 d";
+
   private LakeTables() {}
 
   /**
@@ -74,13 +81,6 @@ public final class LakeTables {
     // a caching catalog may hand out a table on an older schema
     return fileStoreTable.copyWithLatestSchema();
   }
-
-  /**
-   * How long a Paimon consumer (a changelog reader's mark of the snapshots it still needs) outlives
-   * its last update on tables created here, unless the spec's options set {@code
-   * consumer.expiration-time}. Readers that run refresh theirs far more often.
-   */
-  public static final String DEFAULT_CONSUMER_EXPIRATION = "7 d";
 
   /**
    * The Paimon schema the spec describes; the spec's free options win over its typed fields. A spec
