@@ -292,7 +292,8 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " the producer's transaction.timeout.ms (Kafka's default 60000; set with"
             + " producer.override.transaction.timeout.ms or the worker's"
             + " producer.transaction.timeout.ms), past which the broker aborts the transaction"
-            + " and the task fails.",
+            + " and the task fails: the bound is checked between polls, and a producer held back"
+            + " in a send (a broker quota, a slow broker) keeps the transaction open meanwhile.",
         GROUP_READ,
         ++order,
         Width.SHORT,

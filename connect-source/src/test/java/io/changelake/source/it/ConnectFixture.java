@@ -64,6 +64,10 @@ final class ConnectFixture implements AutoCloseable {
     broker.put("offsets.topic.replication.factor", "1");
     // abort timed-out transactions within a second (default 10 s), as tests lower the timeout
     broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+    // a client quota measured over 2 s instead of 11: a throttled producer is held to its rate
+    // all along, not allowed a 10 s burst and then stalled for seconds in one send
+    broker.put("quota.window.num", "2");
+    broker.put("quota.window.size.seconds", "1");
     connect =
         new EmbeddedConnectCluster.Builder()
             .name("changelake-source-" + (exactlyOnce ? "eos" : "plain"))

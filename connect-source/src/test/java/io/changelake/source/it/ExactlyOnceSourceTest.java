@@ -143,7 +143,7 @@ class ExactlyOnceSourceTest {
 
   /**
    * A full state far larger than one transaction may last: with the producer's transaction timeout
-   * at 8 s and the producer throttled by a broker quota, publishing 10,000 rows takes about 15 s.
+   * at 8 s and the producer throttled by a broker quota, publishing 10,000 rows takes about 16 s.
    * One transaction per snapshot would be aborted by the broker every time; split into transactions
    * of transaction.max.duration.ms, read_committed consumers get every row once.
    */
@@ -169,8 +169,9 @@ class ExactlyOnceSourceTest {
                         .filter(partition -> partition.leader() != null)
                         .count()
                     == 3);
-    // the broker throttles the task's producer to 400 kB/s: the ~6 MB of the full state take
-    // about 15 s to publish whatever the machine, longer than the transaction timeout
+    // the broker throttles the task's producer to 1 MB/s: the ~16 MB of the full state (JSON
+    // with schemas) take about 16 s to publish whatever the machine, longer than the transaction
+    // timeout
     try (Admin admin = kafka.connect.kafka().createAdminClient()) {
       admin
           .alterClientQuotas(
@@ -178,7 +179,7 @@ class ExactlyOnceSourceTest {
                   new ClientQuotaAlteration(
                       new ClientQuotaEntity(
                           Map.of(ClientQuotaEntity.CLIENT_ID, "connector-producer-eos-big-0")),
-                      List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 400_000.0)))))
+                      List.of(new ClientQuotaAlteration.Op("producer_byte_rate", 1_000_000.0)))))
           .all()
           .get();
     }
