@@ -35,12 +35,9 @@ public final class CatalogCredentials {
 
   /** Shared part of every credential option's documentation. */
   public static final String DOC_SUFFIX =
-      " Passed to the Paimon catalog like every paimon.* key. A password: shown as [hidden] by"
-          + " Connect's validation and in the connector's config log, and by the changelake CLI."
-          + " Connect still returns stored connector configs as written (GET"
-          + " /connectors/<name>/config), so give a config-provider reference such as"
-          + " ${env:LAKE_S3_SECRET_KEY}, ${file:/secrets/lake.properties:secret-key} or"
-          + " ${secrets:<namespace>/<secret>:<key>}, not the secret itself.";
+      " A password: [hidden] in Connect's validation answers and config logs and in the CLI."
+          + " Connect still stores and returns it as written, so give a config-provider"
+          + " reference (${env:...}, ${file:...}), not the secret.";
 
   private CatalogCredentials() {}
 }
