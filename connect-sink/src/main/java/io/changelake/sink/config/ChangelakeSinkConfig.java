@@ -1,5 +1,6 @@
 package io.changelake.sink.config;
 
+import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.lsm.catalog.CommitSafety;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
@@ -130,6 +131,20 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         ++order,
         Width.LONG,
         "Warehouse");
+    // declared so that Connect masks them; they still reach the catalog through
+    // catalogProperties(), which reads the original strings
+    for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
+      def.define(
+          credential.key(),
+          Type.PASSWORD,
+          null,
+          Importance.MEDIUM,
+          credential.description() + CatalogCredentials.DOC_SUFFIX,
+          CATALOG_GROUP,
+          ++order,
+          Width.MEDIUM,
+          credential.key());
+    }
 
     order = 0;
     def.define(

@@ -344,10 +344,12 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (table.contains(partition, change.origin().offset())) {
       order.checkContained(change.origin(), own, table);
       order.observe(change.origin().consumed(), own);
+      order.observeStream(change.origin().consumed(), change.source().stream());
       metrics.recordSkipped();
       return;
     }
     table.metrics.recordIn();
+    order.checkStream(change.origin(), change.source().stream(), table);
     Optional<SourcePosition> ordered = order.orderBy(change.origin(), own, table);
     Optional<SourcePosition> truncatedAt = table.truncatedAt();
     if (ordered.isPresent()

@@ -1,5 +1,6 @@
 package io.changelake.sink.task;
 
+import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
+import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.BucketMode;
@@ -133,10 +135,12 @@ final class TableProvisioner {
     }
     RowType rowType = new RowType(fields);
     List<String> sequenceFields = settings.sequenceFields();
+    Map<String, String> deduplication = Map.of();
     // first-row keeps the first version of a key and Paimon refuses sequence fields for it
     if (sequenceFields.isEmpty() && settings.mergeEngine() != MergeEngine.FIRST_ROW) {
       rowType = SequenceColumns.appendTo(rowType);
       sequenceFields = SequenceColumns.NAMES;
+      deduplication = changelogDeduplication(settings);
     }
     SequenceGroups.Layout layout =
         SequenceGroups.forNewTable(settings, first.origin().topic(), severalTopics);
@@ -145,6 +149,7 @@ final class TableProvisioner {
             layout, rowType, primaryKeys, first.origin().topic(), settings.deletePolicy());
     Map<String, String> options = options(settings, layout);
     options.putAll(grouped.options());
+    options.putAll(deduplication);
     options.putAll(settings.options());
     return new TableSpec(
         id,
@@ -156,6 +161,29 @@ final class TableProvisioner {
         settings.changelogProducer(),
         sequenceFields,
         options);
+  }
+
+  /**
+   * A change event the sink writes twice (Connect re-delivers records not committed before a
+   * partition moved or a task restarted; a restarted Debezium task re-publishes from its last
+   * committed offset, under new Kafka offsets) must not reach the changelog twice: Paimon's lookup
+   * and full-compaction producers would publish the second copy as a {@code -U/+U} pair with before
+   * equal to after. {@code changelog-producer.row-deduplicate} drops such pairs; the Kafka offset
+   * column is left out of the comparison because a re-published copy differs only there. The source
+   * position stays in it, so an UPDATE that changed no value in the database (a new position) still
+   * reaches the changelog. Only with the sink's own sequence columns: with user-chosen ones nothing
+   * tells a copy from a real no-op update.
+   */
+  private static Map<String, String> changelogDeduplication(TableSettings settings) {
+    if (settings.changelogProducer() != ChangelogProducer.LOOKUP
+        && settings.changelogProducer() != ChangelogProducer.FULL_COMPACTION) {
+      return Map.of();
+    }
+    return Map.of(
+        CoreOptions.CHANGELOG_PRODUCER_ROW_DEDUPLICATE.key(),
+        "true",
+        CoreOptions.CHANGELOG_PRODUCER_ROW_DEDUPLICATE_IGNORE_FIELDS.key(),
+        SequenceColumns.KAFKA_OFFSET);
   }
 
   /**

@@ -159,6 +159,72 @@ class TableProvisionerTest {
   }
 
   @Test
+  void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
+    RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+    assertThat(TableProvisioner.spec(ID, settings(), first).options())
+        .containsEntry("changelog-producer.row-deduplicate", "true")
+        .containsEntry(
+            "changelog-producer.row-deduplicate-ignore-fields", SequenceColumns.KAFKA_OFFSET);
+    assertThat(
+            TableProvisioner.spec(ID, settings("table.changelog-producer", "input"), first)
+                .options())
+        .doesNotContainKey("changelog-producer.row-deduplicate");
+    // with sequence columns of the user's own a copy cannot be told from a real no-op update
+    assertThat(
+            TableProvisioner.spec(ID, settings("table.customers.sequence-fields", "bio"), first)
+                .options())
+        .doesNotContainKey("changelog-producer.row-deduplicate");
+    assertThat(
+            TableProvisioner.spec(
+                    ID,
+                    settings("table.customers.option.changelog-producer.row-deduplicate", "false"),
+                    first)
+                .options())
+        .containsEntry("changelog-producer.row-deduplicate", "false");
+  }
+
+  /**
+   * On a real lookup table: a change written a second time (same source position, the Kafka offset
+   * of a re-delivery or of a re-publication) adds no {@code -U/+U} pair to the changelog, while an
+   * UPDATE that changed no value (a new source position) and a real update each add one. The same
+   * writes with deduplication switched off show the extra pair, so the check can fail.
+   */
+  @ParameterizedTest
+  @CsvSource({"true, 2", "false, 4"})
+  void aChangeWrittenTwiceAddsNoUpdatePairToTheLookupChangelog(
+      boolean deduplicate, int expectedPairs, @TempDir Path warehouse) throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      catalog.createDatabase("lake", true);
+      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      TableSettings settings =
+          deduplicate
+              ? settings("table.buckets", "1")
+              : settings(
+                  "table.buckets",
+                  "1",
+                  "table.customers.option.changelog-producer.row-deduplicate",
+                  "false");
+      FileStoreTable table = new TableProvisioner(catalog).provision(ID, settings, first);
+      List<String> changes =
+          LookupChangelog.writeAndRead(
+              table,
+              warehouse.resolve("spill"),
+              List.of(
+                  List.of(1, "a", "b", 100L, 7L), // the insert
+                  List.of(1, "a", "b", 100L, 7L), // re-delivered by Connect: same offset
+                  List.of(1, "a", "b", 100L, 12L), // re-published by Debezium: a new offset
+                  List.of(1, "a", "b", 130L, 13L), // an UPDATE that changed nothing
+                  List.of(1, "a", "c", 150L, 14L))); // a real update
+
+      assertThat(changes.stream().filter(c -> c.startsWith("-U")).count())
+          .as("-U/+U pairs in %s", changes)
+          .isEqualTo(expectedPairs);
+      assertThat(changes.get(0)).isEqualTo("+I[1, a, b, 100, 7]");
+      assertThat(changes.get(changes.size() - 1)).isEqualTo("+U[1, a, c, 150, 14]");
+    }
+  }
+
+  @Test
   void existingTablesAreUsedAsTheyAreAndCheckedAgainstTheConfig(@TempDir Path warehouse)
       throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
