@@ -392,7 +392,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             schema -> converter(table, schema, change.key(), change.origin().topic()),
             key -> table.writer().lookup(key, progress(table)));
     if (ordered.isEmpty()) {
-      orderAfterStoredVersion(table, row);
+      orderAfterStoredVersion(table, row, change.origin().topic());
     }
     table.writer().write(row);
     table.dirty = true;
@@ -404,7 +404,7 @@ public final class ChangelakeSinkTask extends SinkTask {
    * (a table written before positions were recorded): it is ordered just after the version of its
    * key the table holds.
    */
-  private void orderAfterStoredVersion(TableState table, GenericRow row) {
+  private void orderAfterStoredVersion(TableState table, GenericRow row, String topic) {
     int[] sequence = SequenceColumns.indexesIn(table.writer().table().rowType());
     if (sequence == null) {
       return;
@@ -413,6 +413,13 @@ public final class ChangelakeSinkTask extends SinkTask {
         .writer()
         .lookup(row, progress(table))
         .ifPresent(stored -> row.setField(sequence[0], stored.getLong(sequence[0])));
+    // the topic's sequence group orders its columns: it must say the same
+    SequenceGroups.Columns group =
+        SequenceGroups.columnsOf(table.groups, table.writer().table().rowType(), topic);
+    if (group != null) {
+      row.setField(group.position(), row.getField(sequence[0]));
+      row.setField(group.offset(), row.getField(sequence[1]));
+    }
   }
 
   /** The processed positions with {@code table}'s marks, as its commits record them. */

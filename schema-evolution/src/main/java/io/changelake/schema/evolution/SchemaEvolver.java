@@ -110,8 +110,8 @@ public final class SchemaEvolver {
       for (SchemaChangeStep step : plan.steps()) {
         LOG.info("Table {}: schema evolved: {}", table.getFullName(), step.describe());
       }
-      if (!extra.isEmpty()) {
-        LOG.info("Table {}: with it: {}", table.getFullName(), extra);
+      for (SchemaChange change : extra) {
+        LOG.info("Table {}: with it: {}", table.getFullName(), describe(change));
       }
       applied.addAll(plan.steps());
     }
@@ -125,6 +125,17 @@ public final class SchemaEvolver {
             + " attempts; last error: "
             + lastConflict,
         EvolutionPolicy.MAX_ATTEMPTS);
+  }
+
+  /** Paimon's schema changes have no text form of their own. */
+  private static String describe(SchemaChange change) {
+    if (change instanceof SchemaChange.SetOption set) {
+      return "set option " + set.key() + "=" + set.value();
+    }
+    if (change instanceof SchemaChange.AddColumn add) {
+      return "add column " + String.join(".", add.fieldNames()) + " " + add.dataType();
+    }
+    return change.getClass().getSimpleName();
   }
 
   private static long latestSchemaId(Catalog catalog, Identifier table)
