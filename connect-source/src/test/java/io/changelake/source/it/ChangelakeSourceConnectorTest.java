@@ -330,6 +330,16 @@ class ChangelakeSourceConnectorTest {
     assertThat(ids(kafka.readAll("broken_db.narrowed", "read_uncommitted")))
         .as("nothing of the unreadable snapshot is published")
         .containsExactly(1);
+    // the stopped table shows in the per-table metrics, falling behind; the healthy one does not
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(tableMetric("broken", "broken_db.narrowed", "table-stopped")).isEqualTo(1);
+              assertThat(tableMetric("broken", "broken_db.narrowed", "table-snapshots-behind"))
+                  .isPositive();
+              assertThat(tableMetric("broken", "broken_db.healthy", "table-stopped")).isZero();
+            });
   }
 
   @Test
@@ -416,7 +426,7 @@ class ChangelakeSourceConnectorTest {
     Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("database", "expiry_db");
     partition.put("table", "t");
-    partition.put("buckets", "all");
+    partition.put("bucket", "0");
     kafka.connect.alterSourceConnectorOffset(
         "expiry", partition, Map.of("snapshot_id", 1, "row_offset", 0, "full_state", false));
     lake.table(table)
