@@ -473,6 +473,13 @@ public final class ChangelogReader implements AutoCloseable {
       }
       plan = planOrExpired();
       next = scan.checkpoint();
+      Long stepped = truncated == null ? steppedOverTruncate(before, plan, next) : null;
+      if (stepped != null) {
+        // one plan call skips every snapshot it has nothing to scan in, overwrite snapshots too
+        // (after a compaction snapshot, say): go back to the truncate and read it first
+        scan.restore(stepped);
+        continue;
+      }
       if (nextPlanIsFullState && next != null) {
         // the scan found its snapshot: this plan is its full state, even an empty one
         fullPlan = true;
@@ -530,6 +537,26 @@ public final class ChangelogReader implements AutoCloseable {
     }
     ReaderPosition resume = restored.get(truncateKey());
     return resume == null || ORDER.compare(resume, new ReaderPosition(snapshotId, 0, true)) < 0;
+  }
+
+  /**
+   * The first truncate among the snapshots a plan call skipped between {@code before} and the
+   * snapshot it planned (or the next one to read), or null.
+   */
+  private Long steppedOverTruncate(Long before, TableScan.Plan plan, Long next) {
+    if (before == null || next == null || nextPlanIsFullState) {
+      return null;
+    }
+    long upper =
+        plan instanceof SnapshotReader.Plan planned && planned.snapshotId() != null
+            ? planned.snapshotId() - 1
+            : next - 1;
+    for (long id = before + 1; id <= upper; id++) {
+      if (isTruncate(id)) {
+        return id;
+      }
+    }
+    return null;
   }
 
   /** The first plan of a scan that starts with the full state is the full state. */
