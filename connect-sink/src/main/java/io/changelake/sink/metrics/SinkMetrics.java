@@ -10,6 +10,8 @@ import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Metrics of one sink task and of each table it writes, registered through Connect's plugin metrics
@@ -18,7 +20,10 @@ import org.apache.kafka.common.metrics.PluginMetrics;
  * metrics, so they appear in JMX next to Connect's own task metrics.
  */
 public final class SinkMetrics implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SinkMetrics.class);
+
   private final PluginMetrics plugin;
+  private volatile boolean nameTakenLogged;
   private final Map<String, TableMetrics> tables = new HashMap<>();
   // the compactor thread registers compaction metrics while the task thread registers its own
   private final Map<String, CompactionMetrics> compactions =
@@ -123,7 +128,23 @@ public final class SinkMetrics implements AutoCloseable {
       return;
     }
     MetricName metricName = plugin.metricName(name, description, tags);
-    plugin.addMetric(metricName, (Gauge<T>) (config, now) -> value.get());
+    try {
+      plugin.addMetric(metricName, (Gauge<T>) (config, now) -> value.get());
+    } catch (IllegalArgumentException taken) {
+      // The previous instance of this task still holds the name: Connect gave up waiting for its
+      // stop (a consumer or producer call blocked while the broker was away) and starts this one
+      // meanwhile; the worker removes that instance's metrics only once it has ended. A metric is
+      // not worth failing the task for (it did, for good, in e2e BrokerRestartTest).
+      if (!nameTakenLogged) {
+        nameTakenLogged = true;
+        LOG.warn(
+            "Metric {} (and maybe others) is still registered by the previous instance of this"
+                + " task, which has not finished stopping; this instance does not publish it"
+                + " until the task is restarted",
+            metricName);
+      }
+      return;
+    }
     registered.add(metricName);
   }
 
