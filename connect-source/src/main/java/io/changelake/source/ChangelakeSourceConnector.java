@@ -2,14 +2,17 @@ package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.ChangelogReader;
+import io.changelake.lsm.changelog.RegisteredConsumer;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.assign.TableDiscovery;
 import io.changelake.source.assign.TaskAssigner;
+import io.changelake.source.offset.ConsumerHygiene;
 import io.changelake.source.offset.SourceOffsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +44,10 @@ public final class ChangelakeSourceConnector extends SourceConnector {
   private TableDiscovery discovery;
   private ScheduledExecutorService monitor;
   private volatile Map<Identifier, Integer> tables;
+
+  /** The bucket sets of the latest task configs, per fixed-bucket table. */
+  private volatile Map<Identifier, List<Set<Integer>>> assigned = Map.of();
+
   private int discoveryFailures;
 
   @Override
@@ -76,6 +83,8 @@ public final class ChangelakeSourceConnector extends SourceConnector {
         LOG.info("Tables changed from {} to {}; reassigning tasks", tables, current);
         tables = current;
         context().requestTaskReconfiguration();
+      } else {
+        removeSpanningConsumers();
       }
     } catch (RuntimeException e) {
       discoveryFailures++;
@@ -107,7 +116,18 @@ public final class ChangelakeSourceConnector extends SourceConnector {
   @Override
   public List<Map<String, String>> taskConfigs(int maxTasks) {
     List<Map<String, String>> configs = new ArrayList<>();
-    for (List<TableAssignment> assignments : TaskAssigner.assign(tables, maxTasks)) {
+    Map<Identifier, List<Set<Integer>>> sets = new HashMap<>();
+    List<List<TableAssignment>> split = TaskAssigner.assign(tables, maxTasks);
+    for (List<TableAssignment> assignments : split) {
+      for (TableAssignment assignment : assignments) {
+        if (!assignment.buckets().isAll()) {
+          sets.computeIfAbsent(assignment.table(), t -> new ArrayList<>())
+              .add(assignment.buckets().buckets());
+        }
+      }
+    }
+    assigned = Map.copyOf(sets);
+    for (List<TableAssignment> assignments : split) {
       Map<String, String> taskProps = new HashMap<>(props);
       taskProps.put(ChangelakeSourceTask.TASK_TABLES, TableAssignment.encode(assignments));
       configs.add(taskProps);
@@ -164,32 +184,39 @@ public final class ChangelakeSourceConnector extends SourceConnector {
   }
 
   /**
-   * Validates offsets given to Connect's offsets API. A table moved to an explicit position also
-   * loses its Paimon consumer: the reader resumes from the later of offset and consumer, so a
-   * consumer left in place would override a move backwards. The next task registers it again.
+   * Validates offsets given to Connect's offsets API. A bucket moved to an explicit position or
+   * reset also loses the Paimon consumers that covered it: a resumed bucket takes the later of its
+   * offset and their floors, and a bucket without offset resumes from them unless it starts with
+   * the full state, so a consumer left in place would override the move. The next task registers
+   * its consumer again.
    */
   @Override
   public boolean alterOffsets(
       Map<String, String> connectorConfig, Map<Map<String, ?>, Map<String, ?>> offsets) {
-    List<TableAssignment> moved = new ArrayList<>();
+    List<SourceOffsets.PartitionBuckets> moved = new ArrayList<>();
     for (Map.Entry<Map<String, ?>, Map<String, ?>> entry : offsets.entrySet()) {
-      TableAssignment assignment = SourceOffsets.parsePartition(entry.getKey());
-      if (SourceOffsets.parseOffset(entry.getKey(), entry.getValue()).isPresent()) {
-        moved.add(assignment);
-      }
+      SourceOffsets.PartitionBuckets partition = SourceOffsets.parsePartition(entry.getKey());
+      SourceOffsets.parseOffset(entry.getKey(), entry.getValue()); // validates it
+      moved.add(partition);
     }
     if (moved.isEmpty()) {
       return true;
     }
     ChangelakeSourceConfig config = new ChangelakeSourceConfig(connectorConfig);
-    String consumerPrefix =
-        config.consumerIdBase(connectorConfig.getOrDefault("name", "changelake-source"));
+    String base = config.consumerIdBase(connectorConfig.getOrDefault("name", "changelake-source"));
     try (Catalog offsetsCatalog = LakeCatalogs.open(connectorConfig)) {
-      for (TableAssignment assignment : moved) {
+      for (SourceOffsets.PartitionBuckets partition : moved) {
         try {
-          FileStoreTable table = (FileStoreTable) offsetsCatalog.getTable(assignment.table());
-          ChangelogReader.dropConsumers(
-              table, ChangelogReader.consumerIdFor(consumerPrefix, assignment.buckets().buckets()));
+          FileStoreTable table = (FileStoreTable) offsetsCatalog.getTable(partition.table());
+          for (RegisteredConsumer consumer : ChangelogReader.consumers(table, base)) {
+            boolean covers =
+                consumer.buckets().isEmpty()
+                    || partition.buckets().isEmpty()
+                    || consumer.buckets().stream().anyMatch(partition::covers);
+            if (covers) {
+              ChangelogReader.dropConsumer(table, consumer.id());
+            }
+          }
         } catch (Catalog.TableNotExistException e) {
           // nothing to release; the offset applies if the table is created again
         }
@@ -199,6 +226,35 @@ public final class ChangelakeSourceConnector extends SourceConnector {
           "Offsets are valid, but releasing the Paimon consumers of " + moved + " failed", e);
     }
     return true;
+  }
+
+  /**
+   * Removes this connector's consumers of bucket sets that span several of today's tasks once
+   * today's readers cover all their buckets (a task removes the old sets within its own buckets
+   * itself). Failing here loses nothing: the consumer stays until the next round or until the
+   * table's consumer.expiration-time.
+   */
+  private void removeSpanningConsumers() {
+    String base = new ChangelakeSourceConfig(props).consumerIdBase(connectorName());
+    assigned.forEach(
+        (id, sets) -> {
+          try {
+            FileStoreTable table = (FileStoreTable) catalog.getTable(id);
+            for (RegisteredConsumer stale :
+                ConsumerHygiene.spanning(ChangelogReader.consumers(table, base), sets)) {
+              LOG.info(
+                  "Removing Paimon consumer {} of table {}: its buckets are read under {} now",
+                  stale.id(),
+                  id,
+                  sets);
+              ChangelogReader.dropConsumer(table, stale.id());
+            }
+          } catch (Catalog.TableNotExistException e) {
+            // dropped: its consumers went with it
+          } catch (RuntimeException e) {
+            LOG.warn("Removing old Paimon consumers of table {} failed; trying again later", id, e);
+          }
+        });
   }
 
   private String connectorName() {

@@ -2,25 +2,36 @@ package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.ChangeBatch;
+import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.ReaderPosition;
+import io.changelake.lsm.changelog.RegisteredConsumer;
+import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.lsm.fault.OutageTracker;
+import io.changelake.source.assign.BucketSet;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.metrics.SourceMetrics;
+import io.changelake.source.offset.ConsumerHygiene;
+import io.changelake.source.offset.OffsetTruncateBarrier;
+import io.changelake.source.offset.RestorePlan;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.kafka.connect.source.SourceTask;
+import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,7 +126,7 @@ public final class ChangelakeSourceTask extends SourceTask {
             config.recordFormat(),
             config.flatOpField(),
             config.tombstonesOnDelete());
-    String consumerPrefix = config.consumerIdBase(connectorName);
+    String consumerBase = config.consumerIdBase(connectorName);
     for (TableAssignment assignment : TableAssignment.decode(props.get(TASK_TABLES))) {
       FileStoreTable table;
       try {
@@ -125,31 +136,117 @@ public final class ChangelakeSourceTask extends SourceTask {
         LOG.warn("Table {} no longer exists; not publishing it", assignment.table());
         continue;
       }
-      Map<String, Object> partition = SourceOffsets.partition(assignment);
-      Optional<ReaderPosition> restored =
-          SourceOffsets.parseOffset(partition, context.offsetStorageReader().offset(partition));
-      String topic = topicFor(assignment);
+      startPublishing(assignment, table, consumerBase, settings);
+    }
+    tablesOpen = true;
+  }
+
+  /**
+   * Resumes every bucket of the assignment from its own offset (see {@link RestorePlan}), one
+   * publisher per group of buckets that can be read together, then removes this connector's
+   * consumers that only covered buckets of this assignment and that no reader uses any more.
+   */
+  private void startPublishing(
+      TableAssignment assignment,
+      FileStoreTable table,
+      String consumerBase,
+      ChangeRecords.Settings settings) {
+    Set<Integer> keys =
+        assignment.buckets().isAll()
+            ? Set.of(ChangelogReader.ALL_BUCKETS)
+            : assignment.buckets().buckets();
+    Map<Integer, Map<String, Object>> partitions = new HashMap<>();
+    for (int key : keys) {
+      partitions.put(key, SourceOffsets.partition(assignment.table(), key));
+    }
+    OffsetStorageReader offsetReader = context.offsetStorageReader();
+    Map<Map<String, Object>, Map<String, Object>> offsets =
+        offsetReader.offsets(partitions.values());
+    Map<Integer, Optional<ReaderPosition>> stored = new HashMap<>();
+    partitions.forEach(
+        (key, partition) ->
+            stored.put(
+                key,
+                SourceOffsets.parseOffset(
+                    partition, offsets == null ? null : offsets.get(partition))));
+    List<RegisteredConsumer> consumers = ChangelogReader.consumers(table, consumerBase);
+    List<RestorePlan.LegacyOffset> legacy =
+        stored.containsValue(Optional.empty())
+            ? legacyOffsets(assignment.table(), consumers)
+            : List.of();
+    RestorePlan plan =
+        RestorePlan.of(
+            stored,
+            legacy,
+            consumers,
+            config.startPosition() instanceof StartPosition.FullThenChanges);
+    String topic = topicFor(assignment);
+    Set<String> live = new HashSet<>();
+    int bucketCount = table.bucketSpec().getNumBuckets();
+    for (RestorePlan.Group group : plan.groups()) {
+      Set<Integer> buckets = group.readerBuckets();
+      TableAssignment part =
+          new TableAssignment(
+              assignment.table(), buckets.isEmpty() ? BucketSet.all() : BucketSet.of(buckets));
       TablePublisher publisher =
           new TablePublisher(
-              assignment,
+              part,
               table,
               new ChangeRecords(assignment.table(), topic, table.primaryKeys(), settings),
               connectorName,
-              consumerPrefix,
+              consumerBase,
               config.startPosition(),
-              restored,
+              group.restored(),
               config.batchSize(),
-              metrics.table(TableNames.format(assignment.table())));
+              metrics.table(TableNames.format(assignment.table())),
+              OffsetTruncateBarrier.of(
+                  table, assignment.table(), consumerBase, buckets, bucketCount, offsetReader));
       publishers.add(publisher);
-      publishersByPartition.put(partition, publisher);
+      publisher.partitions().forEach(partition -> publishersByPartition.put(partition, publisher));
+      live.add(publisher.consumerId());
       LOG.info(
           "Publishing {} (buckets {}) to topic {} from {}",
           assignment.table(),
-          assignment.buckets().encode(),
+          part.buckets().encode(),
           topic,
-          restored.map(Object::toString).orElse("start position " + config.startPosition()));
+          group.fresh() ? "start position " + config.startPosition() : group.restored());
     }
-    tablesOpen = true;
+    for (RegisteredConsumer stale : ConsumerHygiene.replaced(consumers, keys, live)) {
+      LOG.info(
+          "Removing Paimon consumer {} of table {}: its buckets are read under {} now",
+          stale.id(),
+          assignment.table(),
+          live);
+      ChangelogReader.dropConsumer(table, stale.id());
+    }
+  }
+
+  /**
+   * Offsets an earlier version stored under bucket-set partitions: the set of all buckets, and
+   * every set one of the connector's consumers names (the sets its readers had).
+   */
+  private List<RestorePlan.LegacyOffset> legacyOffsets(
+      Identifier table, List<RegisteredConsumer> consumers) {
+    Set<Set<Integer>> sets = new HashSet<>();
+    sets.add(Set.of());
+    consumers.forEach(consumer -> sets.add(consumer.buckets()));
+    Map<Set<Integer>, Map<String, Object>> partitions = new HashMap<>();
+    sets.forEach(set -> partitions.put(set, SourceOffsets.legacyPartition(table, set)));
+    Map<Map<String, Object>, Map<String, Object>> found =
+        context.offsetStorageReader().offsets(partitions.values());
+    List<RestorePlan.LegacyOffset> legacy = new ArrayList<>();
+    partitions.forEach(
+        (set, partition) ->
+            SourceOffsets.parseOffset(partition, found == null ? null : found.get(partition))
+                .ifPresent(position -> legacy.add(new RestorePlan.LegacyOffset(set, position))));
+    if (!legacy.isEmpty()) {
+      LOG.info(
+          "Table {}: buckets without an offset of their own resume from the offsets {} an earlier"
+              + " version stored per bucket set",
+          table,
+          legacy);
+    }
+    return legacy;
   }
 
   /** Closes what a failed {@link #openTables} opened, so the next poll opens everything again. */
@@ -324,7 +421,7 @@ public final class ChangelakeSourceTask extends SourceTask {
     TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
     if (publisher != null) {
       // metadata is null when a transformation dropped the record: Connect is done with it too
-      publisher.acknowledged(record.sourceOffset());
+      publisher.acknowledged(record.sourcePartition(), record.sourceOffset());
     }
   }
 

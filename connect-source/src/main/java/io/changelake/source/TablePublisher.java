@@ -6,6 +6,7 @@ import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.PositionExpiredException;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.lsm.changelog.StartPosition;
+import io.changelake.lsm.changelog.TruncateBarrier;
 import io.changelake.lsm.changelog.UnreadableSnapshotException;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.metrics.SourceTableMetrics;
@@ -13,9 +14,13 @@ import io.changelake.source.offset.AcknowledgedPositions;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.paimon.table.FileStoreTable;
@@ -25,13 +30,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes one table (or a bucket set of it) for a task: reads its changelog, turns changes into
  * records and hands acknowledged positions back to the reader's Paimon consumer. The reader follows
- * the table's schema changes itself (each batch carries the schema it was read with). Used from the
- * task thread only, except {@link #acknowledged} and {@link #offsetsFlushed}.
+ * the table's schema changes itself (each batch carries the schema it was read with). Every bucket
+ * has its own source partition ({@link SourceOffsets}), so acknowledgements are tracked per bucket:
+ * a bucket's offset never runs ahead of what Kafka acknowledged of that bucket without a gap. Used
+ * from the task thread only, except {@link #acknowledged} and {@link #offsetsFlushed}.
  */
 final class TablePublisher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TablePublisher.class);
   private final TableAssignment assignment;
-  private final Map<String, Object> partition;
+
+  /** Source partition per bucket key. */
+  private final Map<Integer, Map<String, Object>> partitions = new HashMap<>();
+
+  /** The bucket key a truncate's record belongs to. */
+  private final int truncateKey;
+
+  private final TruncateBarrier barrier;
   private final ChangeRecords records;
   private final String consumerId;
   private final int batchSize;
@@ -43,16 +57,21 @@ final class TablePublisher implements AutoCloseable {
   // null after a failure: the next poll opens a new one just after the last change returned
   private ChangelogReader reader;
   private final StartPosition start;
-  private Optional<ReaderPosition> resumeFrom;
 
-  /** What Kafka acknowledged without a gap (producer callback thread). */
-  private final AcknowledgedPositions acknowledged = new AcknowledgedPositions();
+  /** Where a reader opened after a failure resumes, per bucket key (empty: the start position). */
+  private Map<Integer, ReaderPosition> resumeFrom;
+
+  /** Per bucket key, the position after the last change (or truncate) turned into records. */
+  private final Map<Integer, ReaderPosition> returned = new HashMap<>();
+
+  /** Per bucket key, what Kafka acknowledged without a gap (producer callback thread). */
+  private final Map<Integer, AcknowledgedPositions> acknowledged = new ConcurrentHashMap<>();
 
   /** Why this table is no longer published by this task, or null while it is. */
   private UnreadableSnapshotException failure;
 
-  /** Position to hand to the Paimon consumer on the task thread, once offsets are flushed. */
-  private volatile ReaderPosition flushed;
+  /** Positions to hand to the Paimon consumer on the task thread, once offsets are flushed. */
+  private volatile Map<Integer, ReaderPosition> flushed;
 
   TablePublisher(
       TableAssignment assignment,
@@ -61,12 +80,25 @@ final class TablePublisher implements AutoCloseable {
       String connectorName,
       String consumerId,
       StartPosition start,
-      Optional<ReaderPosition> restored,
+      Map<Integer, ReaderPosition> restored,
       int batchSize,
-      SourceTableMetrics metrics) {
+      SourceTableMetrics metrics,
+      TruncateBarrier barrier) {
     this.assignment = assignment;
     this.metrics = metrics;
-    this.partition = SourceOffsets.partition(assignment);
+    this.barrier = barrier;
+    Set<Integer> keys =
+        assignment.buckets().isAll()
+            ? Set.of(ChangelogReader.ALL_BUCKETS)
+            : assignment.buckets().buckets();
+    for (int key : keys) {
+      partitions.put(key, SourceOffsets.partition(assignment.table(), key));
+      acknowledged.put(key, new AcknowledgedPositions());
+    }
+    this.truncateKey =
+        assignment.buckets().isAll()
+            ? ChangelogReader.ALL_BUCKETS
+            : ChangelogReader.TRUNCATE_BUCKET;
     this.records = records;
     this.connectorName = connectorName;
     this.consumerId = consumerId;
@@ -77,17 +109,26 @@ final class TablePublisher implements AutoCloseable {
     this.reader = open(start, restored);
   }
 
-  private ChangelogReader open(StartPosition start, Optional<ReaderPosition> restored) {
+  private ChangelogReader open(StartPosition start, Map<Integer, ReaderPosition> restored) {
     try {
-      return new ChangelogReader(
-          table, consumerId, assignment.buckets().buckets(), start, restored, batchSize);
+      ChangelogReader opened =
+          new ChangelogReader(
+              table, consumerId, assignment.buckets().buckets(), start, restored, batchSize);
+      opened.truncateBarrier(barrier);
+      return opened;
     } catch (PositionExpiredException e) {
       throw new ConnectException(expiredMessage(e), e);
     }
   }
 
-  Map<String, Object> partition() {
-    return partition;
+  /** The source partitions of this publisher's buckets. */
+  Collection<Map<String, Object>> partitions() {
+    return partitions.values();
+  }
+
+  /** The Paimon consumer id of this publisher's reader. */
+  String consumerId() {
+    return ChangelogReader.consumerIdFor(consumerId, assignment.buckets().buckets());
   }
 
   String topic() {
@@ -102,6 +143,8 @@ final class TablePublisher implements AutoCloseable {
    */
   Optional<ChangeBatch> poll() {
     if (failure != null) {
+      // stopped: the metrics show the table falling behind from the snapshot it could not read
+      metrics.position(failure.snapshotId(), table.snapshotManager().latestSnapshotId());
       return Optional.empty();
     }
     if (reader == null) {
@@ -120,6 +163,7 @@ final class TablePublisher implements AutoCloseable {
       throw new ConnectException(expiredMessage(e), e);
     } catch (UnreadableSnapshotException e) {
       failure = e;
+      metrics.stopped(true);
       throw e;
     }
   }
@@ -140,8 +184,8 @@ final class TablePublisher implements AutoCloseable {
         + assignment.buckets().encode()
         + ", topic "
         + records.topic()
-        + ", source partition "
-        + partition
+        + ", source partitions "
+        + partitions.values()
         + "): "
         + failure.getMessage()
         + ". Nothing of this table after the last published change is lost: once the table is"
@@ -150,7 +194,7 @@ final class TablePublisher implements AutoCloseable {
         + "/tasks/<id>/restart) and it resumes there; to skip the snapshot instead, stop the"
         + " connector and PATCH /connectors/"
         + connectorName
-        + "/offsets for this partition to {\"snapshot_id\": "
+        + "/offsets for each of these partitions to {\"snapshot_id\": "
         + (failure.snapshotId() + 1)
         + ", \"row_offset\": 0, \"full_state\": false}. The task's other tables go on.";
   }
@@ -159,8 +203,10 @@ final class TablePublisher implements AutoCloseable {
   List<SourceRecord> toRecords(ChangeBatch batch) {
     List<SourceRecord> out = new ArrayList<>(batch.changes().size() + 2);
     if (batch.truncates()) {
-      records.appendTruncate(batch, partition, SourceOffsets.offset(batch.truncatePosition()), out);
-      acknowledged.dispatched(batch.truncatePosition());
+      records.appendTruncate(
+          batch, partitions.get(truncateKey), SourceOffsets.offset(batch.truncatePosition()), out);
+      acknowledged.get(truncateKey).dispatched(batch.truncatePosition());
+      returned.put(truncateKey, batch.truncatePosition());
     }
     List<ChangeRow> changes = batch.changes();
     for (int i = 0; i < changes.size(); i++) {
@@ -176,17 +222,14 @@ final class TablePublisher implements AutoCloseable {
           change,
           batch.fullState(),
           snapshotFlag,
-          partition,
+          partitions.get(change.bucket()),
           SourceOffsets.offset(change.position()),
           out);
+      AcknowledgedPositions bucket = acknowledged.get(change.bucket());
       for (int added = before; added < out.size(); added++) {
-        acknowledged.dispatched(change.position()); // the event, and its tombstone if any
+        bucket.dispatched(change.position()); // the event, and its tombstone if any
       }
-    }
-    if (!changes.isEmpty()) {
-      resumeFrom = Optional.of(changes.get(changes.size() - 1).position());
-    } else if (batch.truncates()) {
-      resumeFrom = Optional.of(batch.truncatePosition());
+      returned.put(change.bucket(), change.position());
     }
     metrics.recordsOut(out.size());
     snapshotHasRecords |= !out.isEmpty();
@@ -206,6 +249,7 @@ final class TablePublisher implements AutoCloseable {
     if (reader == null) {
       return;
     }
+    resumeFrom = reader.resumePositions(returned);
     try {
       reader.close();
     } catch (RuntimeException e) {
@@ -214,22 +258,38 @@ final class TablePublisher implements AutoCloseable {
     reader = null;
   }
 
-  /** Connect is done with a record of this publisher (sent, or dropped by a transformation). */
-  void acknowledged(Map<String, ?> offset) {
-    acknowledged.acknowledged(SourceOffsets.parseOffset(partition, offset).orElseThrow());
+  /**
+   * Connect is done with a record of this publisher (sent, or dropped by a transformation), of the
+   * bucket named by its source partition.
+   */
+  void acknowledged(Map<String, ?> partition, Map<String, ?> offset) {
+    for (Map.Entry<Integer, Map<String, Object>> entry : partitions.entrySet()) {
+      if (entry.getValue().equals(partition)) {
+        acknowledged
+            .get(entry.getKey())
+            .acknowledged(SourceOffsets.parseOffset(partition, offset).orElseThrow());
+        return;
+      }
+    }
   }
 
   /** Connect has stored the offsets of every acknowledged record. */
   void offsetsFlushed() {
-    acknowledged.contiguous().ifPresent(position -> flushed = position);
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    acknowledged.forEach(
+        (key, positionsOfKey) ->
+            positionsOfKey.contiguous().ifPresent(position -> positions.put(key, position)));
+    if (!positions.isEmpty()) {
+      flushed = Map.copyOf(positions);
+    }
   }
 
   /** Lets Paimon expire what is durable in Kafka and its offsets (task thread). */
   void applyCheckpoint() {
-    ReaderPosition position = flushed;
-    if (position != null && reader != null) {
+    Map<Integer, ReaderPosition> positions = flushed;
+    if (positions != null && reader != null) {
       flushed = null;
-      reader.checkpoint(position);
+      reader.checkpoint(positions);
     }
   }
 
@@ -242,13 +302,7 @@ final class TablePublisher implements AutoCloseable {
 
   private String expiredMessage(PositionExpiredException e) {
     String partitionJson =
-        "{\"database\": \""
-            + assignment.table().getDatabaseName()
-            + "\", \"table\": \""
-            + assignment.table().getObjectName()
-            + "\", \"buckets\": \""
-            + assignment.buckets().encode()
-            + "\"}";
+        SourceOffsets.partitionJson(assignment.table(), partitions.keySet().iterator().next());
     return "Table "
         + assignment.table().getFullName()
         + " (buckets "
@@ -266,8 +320,9 @@ final class TablePublisher implements AutoCloseable {
         + connectorName
         + "/offsets with {\"offsets\": [{\"partition\": "
         + partitionJson
-        + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}}]},"
-        + " or \"offset\": null to reset only this table), then resume it (PUT /connectors/"
+        + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}},"
+        + " ... one entry per bucket]}, or \"offset\": null to reset a bucket), then resume it"
+        + " (PUT /connectors/"
         + connectorName
         + "/resume). Keep the connector's Paimon consumer ('consumer.id') or retain snapshots"
         + " longer to avoid this.";

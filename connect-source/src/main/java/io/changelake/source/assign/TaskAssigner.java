@@ -12,6 +12,8 @@ import org.apache.paimon.catalog.Identifier;
  * Splits tables over tasks. With at least as many tables as tasks each task reads whole tables (a
  * snapshot then stays one Kafka transaction); with fewer tables the buckets of fixed-bucket tables
  * are spread too. All changes of one key live in one bucket, so per-key order holds either way.
+ * Buckets of fixed-bucket tables are always listed, so a bucket's source partition (and offset) is
+ * the same whatever the split; only tables whose buckets are not fixed are read as {@code all}.
  */
 public final class TaskAssigner {
   private TaskAssigner() {}
@@ -55,9 +57,20 @@ public final class TaskAssigner {
       List<TableAssignment> assignments = new ArrayList<>();
       task.forEach(
           (table, buckets) -> {
-            boolean all = buckets.isEmpty() || buckets.size() == tables.get(table);
-            assignments.add(
-                new TableAssignment(table, all ? BucketSet.all() : BucketSet.of(buckets)));
+            int count = tables.get(table);
+            if (count < 1) {
+              assignments.add(new TableAssignment(table, BucketSet.all()));
+            } else {
+              // fixed buckets are always named: positions are kept per bucket, whichever task
+              // reads it, so the same bucket has the same source partition under any split
+              TreeSet<Integer> named = new TreeSet<>(buckets);
+              if (named.isEmpty()) {
+                for (int bucket = 0; bucket < count; bucket++) {
+                  named.add(bucket);
+                }
+              }
+              assignments.add(new TableAssignment(table, BucketSet.of(named)));
+            }
           });
       result.add(assignments);
     }

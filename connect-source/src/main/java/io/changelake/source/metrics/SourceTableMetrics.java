@@ -14,6 +14,8 @@ public final class SourceTableMetrics {
   private final AtomicLong snapshotsBehind = new AtomicLong();
   // wall-clock time the task last finished publishing a snapshot with records; 0 before the first
   private final AtomicLong lastPublishedMs = new AtomicLong();
+  // 1 while the task has stopped publishing the table (an unreadable snapshot), else 0
+  private final AtomicLong stopped = new AtomicLong();
 
   SourceTableMetrics(String table, SourceMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -49,6 +51,26 @@ public final class SourceTableMetrics {
           long at = lastPublishedMs.get();
           return at == 0 ? -1L : Math.max(0, System.currentTimeMillis() - at);
         });
+    owner.gauge(
+        "table-stopped",
+        "1 when the task stopped publishing the table because a snapshot of it cannot be read (the"
+            + " error, logged at ERROR, names table, snapshot and column; the task's other tables"
+            + " go on), else 0. table-snapshots-behind keeps counting from"
+            + " that snapshot.",
+        tags,
+        stopped::get);
+  }
+
+  /**
+   * Whether the task has stopped publishing the table (it could not read a snapshot; the task's
+   * other tables go on). Alert on it: nothing of the table is published until the task restarts.
+   */
+  public void stopped(boolean isStopped) {
+    stopped.set(isStopped ? 1 : 0);
+  }
+
+  public long stoppedFlag() {
+    return stopped.get();
   }
 
   public void recordsOut(int count) {

@@ -1,51 +1,82 @@
 package io.changelake.source.offset;
 
+import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.source.assign.BucketSet;
-import io.changelake.source.assign.TableAssignment;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.paimon.catalog.Identifier;
 
 /**
  * Connect source partitions and offsets of the changelog source.
  *
- * <p>Partition: {@code {"database": "shop", "table": "orders", "buckets": "all"}} ({@code buckets}
- * is {@code 0,2} when a task reads some buckets). Offset: {@code {"snapshot_id": 12, "row_offset":
- * 300, "full_state": false}} — the next change to publish is the {@code row_offset}-th of snapshot
- * {@code snapshot_id} (of the full-state read of that snapshot when {@code full_state}).
+ * <p>Partition: one per bucket, {@code {"database": "shop", "table": "orders", "bucket": "3"}}
+ * ({@code "all"} for a table whose buckets are not fixed, read whole by one task). It does not
+ * depend on {@code tasks.max} or on how many tables there are, so a re-split keeps every offset.
+ * Offset: {@code {"snapshot_id": 12, "row_offset": 300, "full_state": false}} — the next change of
+ * that bucket to publish is its {@code row_offset}-th of snapshot {@code snapshot_id} (of the
+ * full-state read of that snapshot when {@code full_state}).
  *
  * <p>Offsets are per row: every record carries the offset just after its own change, so a Kafka
  * transaction or an offset flush may end after any record, also inside a snapshot (exactly-once
- * transactions split a snapshot that stays open too long). A truncate's record carries {@code
- * {"snapshot_id": S, "row_offset": 0, "full_state": true}}: the rows the truncating snapshot S
- * holds follow it as the full state of S (or, when none survived, the start of the next snapshot).
+ * transactions split a snapshot that stays open too long). A truncate's record belongs to bucket
+ * {@link ChangelogReader#TRUNCATE_BUCKET} and carries {@code {"snapshot_id": S, "row_offset": 0,
+ * "full_state": true}} (that bucket's rows in the truncating snapshot S follow it as the full state
+ * of S) or, when that bucket holds no row after it, the start of the next snapshot.
+ *
+ * <p>Earlier versions kept one partition per task's bucket set ({@code "buckets": "all"} or {@code
+ * "0,2"}, {@link #legacyPartition}); a bucket without an offset of its own resumes from such a
+ * partition's offset ({@link RestorePlan}).
  */
 public final class SourceOffsets {
   public static final String DATABASE = "database";
   public static final String TABLE = "table";
-  public static final String BUCKETS = "buckets";
+  public static final String BUCKET = "bucket";
+  public static final String LEGACY_BUCKETS = "buckets";
   public static final String SNAPSHOT_ID = "snapshot_id";
   public static final String ROW_OFFSET = "row_offset";
   public static final String FULL_STATE = "full_state";
+  private static final String ALL = "all";
 
   private SourceOffsets() {}
 
   /**
-   * The partition of a task's table. Connect finds stored offsets by the partition's JSON bytes,
-   * key order included, and its REST API (PATCH /offsets) hands partitions over as {@code
-   * HashMap}s; a {@code HashMap} here serializes identically (its order depends only on the keys),
-   * whereas {@code Map.of} changes order from one JVM to the next.
+   * The partition of one bucket of a table ({@link ChangelogReader#ALL_BUCKETS}: all of them).
+   * Connect finds stored offsets by the partition's JSON bytes, key order included, and its REST
+   * API (PATCH /offsets) hands partitions over as {@code HashMap}s; a {@code HashMap} here
+   * serializes identically (its order depends only on the keys), whereas {@code Map.of} changes
+   * order from one JVM to the next.
    */
-  public static Map<String, Object> partition(TableAssignment assignment) {
+  public static Map<String, Object> partition(Identifier table, int bucket) {
     Map<String, Object> partition = new HashMap<>();
-    partition.put(DATABASE, assignment.table().getDatabaseName());
-    partition.put(TABLE, assignment.table().getObjectName());
-    partition.put(BUCKETS, assignment.buckets().encode());
+    partition.put(DATABASE, table.getDatabaseName());
+    partition.put(TABLE, table.getObjectName());
+    partition.put(BUCKET, bucket == ChangelogReader.ALL_BUCKETS ? ALL : Integer.toString(bucket));
     return partition;
+  }
+
+  /** The partition earlier versions kept for a task's bucket set (empty: all buckets). */
+  public static Map<String, Object> legacyPartition(Identifier table, Set<Integer> buckets) {
+    Map<String, Object> partition = new HashMap<>();
+    partition.put(DATABASE, table.getDatabaseName());
+    partition.put(TABLE, table.getObjectName());
+    partition.put(LEGACY_BUCKETS, BucketSet.of(buckets).encode());
+    return partition;
+  }
+
+  /** The partition as JSON, for messages that show users what to PATCH. */
+  public static String partitionJson(Identifier table, int bucket) {
+    return "{\"database\": \""
+        + table.getDatabaseName()
+        + "\", \"table\": \""
+        + table.getObjectName()
+        + "\", \"bucket\": \""
+        + partition(table, bucket).get(BUCKET)
+        + "\"}";
   }
 
   public static Map<String, Object> offset(ReaderPosition position) {
@@ -56,17 +87,62 @@ public final class SourceOffsets {
     return offset;
   }
 
-  /** Validates a partition (e.g. one given to Connect's offsets API) and returns its table. */
-  public static TableAssignment parsePartition(Map<String, ?> partition) {
+  /**
+   * A table and buckets named by a source partition: one bucket, or (partitions of earlier
+   * versions) a bucket set.
+   *
+   * @param buckets the buckets; empty for all of them
+   */
+  public record PartitionBuckets(Identifier table, Set<Integer> buckets) {
+    public PartitionBuckets {
+      buckets = Set.copyOf(buckets);
+    }
+
+    /** True when the partition names bucket {@code bucket} (every bucket when it names all). */
+    public boolean covers(int bucket) {
+      return buckets.isEmpty() || buckets.contains(bucket);
+    }
+  }
+
+  /**
+   * Validates a partition (e.g. one given to Connect's offsets API, also of an earlier version's
+   * bucket-set shape) and returns its table and buckets.
+   */
+  public static PartitionBuckets parsePartition(Map<String, ?> partition) {
     String database = requiredString(partition, DATABASE, partition);
     String table = requiredString(partition, TABLE, partition);
-    String buckets = requiredString(partition, BUCKETS, partition);
-    try {
-      return new TableAssignment(Identifier.create(database, table), BucketSet.decode(buckets));
-    } catch (NumberFormatException e) {
-      throw new ConnectException(
-          "Source partition " + partition + ": '" + BUCKETS + "' must be 'all' or e.g. '0,2'");
+    Identifier id = Identifier.create(database, table);
+    if (!partition.containsKey(BUCKET) && partition.get(LEGACY_BUCKETS) instanceof String legacy) {
+      try {
+        return new PartitionBuckets(id, BucketSet.decode(legacy).buckets());
+      } catch (NumberFormatException e) {
+        throw new ConnectException(
+            "Source partition "
+                + partition
+                + ": '"
+                + LEGACY_BUCKETS
+                + "' must be 'all' or e.g. '0,2'");
+      }
     }
+    String bucket = requiredString(partition, BUCKET, partition);
+    if (ALL.equals(bucket)) {
+      return new PartitionBuckets(id, Set.of());
+    }
+    try {
+      int number = Integer.parseInt(bucket);
+      if (number >= 0) {
+        return new PartitionBuckets(id, Set.of(number));
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new ConnectException(
+        "Source partition "
+            + partition
+            + ": '"
+            + BUCKET
+            + "' must be a bucket number such as \"3\", or \"all\" for a table whose buckets are"
+            + " not fixed");
   }
 
   /** The position stored in {@code offset}, or empty for none. */
@@ -96,7 +172,7 @@ public final class SourceOffsets {
               + " lacks the string field '"
               + key
               + "'; partitions look like {\"database\": \"shop\", \"table\": \"orders\","
-              + " \"buckets\": \"all\"}");
+              + " \"bucket\": \"0\"}");
     }
     return text;
   }

@@ -28,8 +28,9 @@ class TaskAssignerTest {
     assertThat(tasks)
         .containsExactly(
             List.of(
-                new TableAssignment(A, BucketSet.all()), new TableAssignment(C, BucketSet.all())),
-            List.of(new TableAssignment(B, BucketSet.all())));
+                new TableAssignment(A, BucketSet.of(java.util.Set.of(0, 1, 2, 3))),
+                new TableAssignment(C, BucketSet.of(java.util.Set.of(0, 1)))),
+            List.of(new TableAssignment(B, BucketSet.of(java.util.Set.of(0, 1, 2, 3)))));
   }
 
   @Test
@@ -49,6 +50,18 @@ class TaskAssignerTest {
             List.of(new TableAssignment(A, BucketSet.of(java.util.Set.of(0)))),
             List.of(new TableAssignment(A, BucketSet.of(java.util.Set.of(1)))),
             List.of(new TableAssignment(B, BucketSet.all())));
+  }
+
+  @Test
+  void aBucketIsNamedTheSameWhicheverSplitReadsIt() {
+    // one task reads every bucket, two tasks read two each: the buckets are listed either way,
+    // so each keeps its source partition (and offset) across the change of tasks.max
+    assertThat(TaskAssigner.assign(tables(A, 2), 1))
+        .containsExactly(List.of(new TableAssignment(A, BucketSet.of(java.util.Set.of(0, 1)))));
+    assertThat(TaskAssigner.assign(tables(A, 2), 2))
+        .containsExactly(
+            List.of(new TableAssignment(A, BucketSet.of(java.util.Set.of(0)))),
+            List.of(new TableAssignment(A, BucketSet.of(java.util.Set.of(1)))));
   }
 
   @Test

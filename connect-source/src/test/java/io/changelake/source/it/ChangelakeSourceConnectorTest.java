@@ -330,6 +330,57 @@ class ChangelakeSourceConnectorTest {
     assertThat(ids(kafka.readAll("broken_db.narrowed", "read_uncommitted")))
         .as("nothing of the unreadable snapshot is published")
         .containsExactly(1);
+    // the stopped table shows in the per-table metrics, falling behind; the healthy one does not
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              assertThat(tableMetric("broken", "broken_db.narrowed", "table-stopped")).isEqualTo(1);
+              assertThat(tableMetric("broken", "broken_db.narrowed", "table-snapshots-behind"))
+                  .isPositive();
+              assertThat(tableMetric("broken", "broken_db.healthy", "table-stopped")).isZero();
+            });
+  }
+
+  /**
+   * With the table's buckets read by two tasks into one topic partition, the truncate still comes
+   * after every row committed before it and before every row committed after it, whichever task
+   * published them.
+   */
+  @Test
+  void aTruncateStaysInOrderWhenTheTablesBucketsAreReadBySeveralTasks() throws Exception {
+    Identifier table = lake.createTable("truncsplit_db", "t", 4, "input");
+    for (int id = 1; id <= 12; id++) {
+      lake.commit(table, upsert(id, "before", id));
+    }
+    lake.overwrite(table); // TRUNCATE
+    for (int id = 101; id <= 112; id++) {
+      lake.commit(table, upsert(id, "after", id));
+    }
+    kafka.configure(
+        "truncsplit",
+        config(
+            "tables",
+            "truncsplit_db.t",
+            "tasks.max",
+            "2",
+            "start.position",
+            "snapshot",
+            "start.snapshot.id",
+            "1",
+            "topic.creation.default.partitions",
+            "1"));
+    kafka.awaitRunning("truncsplit", 2);
+    List<Event> events = kafka.awaitEvents("truncsplit_db.t", 25);
+    List<String> ops =
+        events.stream()
+            .map(e -> e.key() == null ? "t" : e.id() < 100 ? "before" : "after")
+            .toList();
+    assertThat(ops.subList(0, 12)).as(ops.toString()).containsOnly("before");
+    assertThat(ops.get(12)).as(ops.toString()).isEqualTo("t");
+    assertThat(ops.subList(13, 25)).as(ops.toString()).containsOnly("after");
+    assertThat(events).hasSize(25);
+    kafka.connect.deleteConnector("truncsplit");
   }
 
   @Test
@@ -416,7 +467,7 @@ class ChangelakeSourceConnectorTest {
     Map<String, Object> partition = new LinkedHashMap<>();
     partition.put("database", "expiry_db");
     partition.put("table", "t");
-    partition.put("buckets", "all");
+    partition.put("bucket", "0");
     kafka.connect.alterSourceConnectorOffset(
         "expiry", partition, Map.of("snapshot_id", 1, "row_offset", 0, "full_state", false));
     lake.table(table)

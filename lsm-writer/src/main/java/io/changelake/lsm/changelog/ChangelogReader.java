@@ -47,12 +47,20 @@ import org.apache.paimon.utils.SnapshotManager;
  * snapshot holds, as a full state ({@link ChangeBatch#truncatePosition()}); of several readers
  * sharing a table's buckets only the one owning bucket 0 announces the truncate.
  *
- * <p>Positions count raw changes of one snapshot within this reader's buckets, in a fixed order
- * (splits sorted by bucket and partition), so a restored reader skips exactly what was consumed.
- * The Paimon consumer ({@link #consumerId()}) records the oldest snapshot still needed: the last
- * checkpointed snapshot, or, when everything read was checkpointed, the next one to read (so a
- * reader whose buckets see no changes does not hold back expiry). On restore the later of the
- * checkpoint and the consumer wins: both only ever mark work that is durable downstream.
+ * <p>Positions are kept per bucket when the reader is given its buckets: they count the raw changes
+ * of one bucket in one snapshot, in a fixed order (splits sorted by partition within the bucket),
+ * so they stay valid whichever reader reads the bucket next: buckets can move between readers (a
+ * new {@code tasks.max}, a new table) without a change lost or repeated. A reader of all buckets
+ * (an empty set) counts over all of them together under {@link #ALL_BUCKETS}. A truncate belongs to
+ * bucket {@link #TRUNCATE_BUCKET} (or {@link #ALL_BUCKETS}): its position is that bucket's.
+ *
+ * <p>The Paimon consumer ({@link #consumerId()}) records the oldest snapshot still needed: the
+ * oldest checkpoint of a bucket with changes not yet checkpointed, or, when everything read was
+ * checkpointed, the snapshot being read or the next one (so a reader whose buckets see no changes
+ * does not hold back expiry). Apart from the first value a fresh reader registers (its start), a
+ * consumer's snapshot is a floor for every bucket of its reader: all their changes before it are
+ * durable downstream. On restore each bucket takes the later of its checkpoint and the reader's own
+ * consumer.
  *
  * <p>Each snapshot is read with one schema, at least as new as every file it holds (see {@link
  * ReadSchema}): the reader moves to the table's latest schema when a snapshot holds files written
@@ -61,10 +69,16 @@ import org.apache.paimon.utils.SnapshotManager;
  * longer fitting its column fails with {@link UnreadableSnapshotException}. Not thread-safe.
  */
 public final class ChangelogReader implements AutoCloseable {
-  private static final Comparator<ReaderPosition> ORDER =
-      Comparator.comparingLong(ReaderPosition::snapshotId)
-          .thenComparing(ReaderPosition::fullState)
-          .thenComparingLong(ReaderPosition::rowOffset);
+  private static final Comparator<ReaderPosition> ORDER = ReaderPosition.ORDER;
+
+  /** The bucket key of a reader that counts positions over all buckets together. */
+  public static final int ALL_BUCKETS = -1;
+
+  /**
+   * The bucket a truncate's position belongs to in a reader of named buckets: the one owning it
+   * announces the truncate (a table split over several readers is truncated once).
+   */
+  public static final int TRUNCATE_BUCKET = 0;
 
   private static final String BUCKETS_SUFFIX = "-buckets-";
   private static final Pattern BUCKET_LIST = Pattern.compile("\\d+(_\\d+)*");
@@ -79,6 +93,13 @@ public final class ChangelogReader implements AutoCloseable {
   private final FileStoreTable table;
   private final String consumerId;
   private final int maxBatchSize;
+  private final boolean perBucket;
+  private final Set<Integer> keys;
+
+  /** Per bucket key, where a restored reader resumes: changes before it are skipped. */
+  private final Map<Integer, ReaderPosition> restored;
+
+  private final long startSnapshot;
   private final ReadBuilder readBuilder;
   private final StreamTableScan scan;
   private final ConsumerManager consumers;
@@ -93,7 +114,12 @@ public final class ChangelogReader implements AutoCloseable {
   private ReadSchema schema;
 
   private PlanCursor cursor;
-  private ReaderPosition pendingSkip;
+
+  /** Where the first plan began (its snapshot, full state or not), once planned. */
+  private ReaderPosition firstPlanStart;
+
+  /** Waits a truncate may have to make for readers of the table's other buckets. */
+  private TruncateBarrier barrier = TruncateBarrier.NONE;
 
   /**
    * True while the scan's next plan is a full state: before the first plan of a scan that starts
@@ -101,19 +127,15 @@ public final class ChangelogReader implements AutoCloseable {
    */
   private boolean nextPlanIsFullState;
 
-  private ReaderPosition lastEmitted;
-  private ReaderPosition lastCheckpointed;
+  private final Map<Integer, ReaderPosition> lastEmitted = new HashMap<>();
+  private final Map<Integer, ReaderPosition> lastCheckpointed = new HashMap<>();
   private long consumerSnapshot = -1;
   private long consumerWrittenAt;
 
   /**
-   * @param table the table
-   * @param consumerId Paimon consumer id base (stable per connector); the bucket set is appended
-   *     ({@link #consumerIdFor})
-   * @param buckets the buckets this reader owns; empty for all
-   * @param start where to start when {@code restored} is empty
-   * @param restored a checkpoint to resume from
-   * @param maxBatchSize most changes per batch
+   * A reader that resumes every bucket from the same position (or starts at {@code start}).
+   *
+   * @see #ChangelogReader(FileStoreTable, String, Set, StartPosition, Map, int)
    */
   public ChangelogReader(
       FileStoreTable table,
@@ -122,17 +144,47 @@ public final class ChangelogReader implements AutoCloseable {
       StartPosition start,
       Optional<ReaderPosition> restored,
       int maxBatchSize) {
+    this(table, consumerId, buckets, start, everyKey(buckets, restored), maxBatchSize);
+  }
+
+  /**
+   * @param table the table
+   * @param consumerId Paimon consumer id base (stable per connector); the bucket set is appended
+   *     ({@link #consumerIdFor})
+   * @param buckets the buckets this reader owns; empty for all (positions then count over all
+   *     buckets together, under {@link #ALL_BUCKETS})
+   * @param start where to start when {@code restored} is empty
+   * @param restored per bucket key ({@link #ALL_BUCKETS} for a reader of all buckets), the position
+   *     to resume from; either empty or one for every key. The earliest decides where reading
+   *     starts: when it is a full-state position, no bucket may be in the changes of that snapshot
+   * @param maxBatchSize most changes per batch
+   */
+  public ChangelogReader(
+      FileStoreTable table,
+      String consumerId,
+      Set<Integer> buckets,
+      StartPosition start,
+      Map<Integer, ReaderPosition> restored,
+      int maxBatchSize) {
     if (maxBatchSize < 1) {
       throw new IllegalArgumentException("maxBatchSize must be at least 1, got " + maxBatchSize);
     }
     this.consumerId = consumerIdFor(consumerId, buckets);
     this.maxBatchSize = maxBatchSize;
+    this.perBucket = !buckets.isEmpty();
+    this.keys = perBucket ? Set.copyOf(buckets) : Set.of(ALL_BUCKETS);
+    if (!restored.isEmpty() && !restored.keySet().equals(keys)) {
+      throw new IllegalArgumentException(
+          "Restored positions " + restored + " must cover exactly the bucket keys " + keys);
+    }
     this.consumers =
         new ConsumerManager(table.fileIO(), table.location(), table.snapshotManager().branch());
-    Optional<ReaderPosition> resumeAt = restored.map(this::laterOfCheckpointAndConsumer);
-    this.table = table.copy(scanOptions(table, start, resumeAt.isPresent()));
+    this.restored = laterOfCheckpointAndConsumer(restored);
+    ReaderPosition resumeAt = this.restored.values().stream().min(ORDER).orElse(null);
+    boolean resumeFull = resumeAt != null && startsInFullState(resumeAt.snapshotId());
+    this.table = table.copy(scanOptions(table, start, resumeAt != null));
     Set<Integer> owned = Set.copyOf(buckets);
-    this.announcesTruncates = owned.isEmpty() || owned.contains(0);
+    this.announcesTruncates = owned.isEmpty() || owned.contains(TRUNCATE_BUCKET);
     this.readBuilder =
         this.table
             .newReadBuilder()
@@ -141,27 +193,67 @@ public final class ChangelogReader implements AutoCloseable {
     // snapshot's schema, and rows written since must not be read with an older one
     this.schema = new ReadSchema(table);
     this.scan = readBuilder.newStreamScan();
-    if (resumeAt.isPresent()) {
-      ReaderPosition position = resumeAt.get();
-      checkNotExpired(position.snapshotId(), "restored position " + position);
-      if (position.fullState()) {
+    if (resumeAt != null) {
+      checkNotExpired(resumeAt.snapshotId(), "restored position " + this.restored);
+      if (resumeFull) {
         // re-read the full state of that snapshot, then skip what was consumed
-        ((StreamDataTableScan) scan).restore(position.snapshotId(), true);
+        ((StreamDataTableScan) scan).restore(resumeAt.snapshotId(), true);
       } else {
-        scan.restore(position.snapshotId());
+        scan.restore(resumeAt.snapshotId());
       }
-      lastEmitted = position;
-      lastCheckpointed = position;
-      protect(position.snapshotId());
+      startSnapshot = resumeAt.snapshotId();
+      this.restored.forEach(
+          (key, position) -> {
+            lastEmitted.put(key, position);
+            lastCheckpointed.put(key, position);
+          });
     } else {
       checkStart(start);
-      protect(firstNeededSnapshot(start));
+      startSnapshot = firstNeededSnapshot(start);
     }
-    pendingSkip = resumeAt.orElse(null);
+    protect(startSnapshot);
     nextPlanIsFullState =
-        resumeAt
-            .map(ReaderPosition::fullState)
-            .orElse(start instanceof StartPosition.FullThenChanges);
+        resumeAt != null ? resumeFull : start instanceof StartPosition.FullThenChanges;
+  }
+
+  private static Map<Integer, ReaderPosition> everyKey(
+      Set<Integer> buckets, Optional<ReaderPosition> restored) {
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    if (restored.isPresent()) {
+      for (int key : buckets.isEmpty() ? Set.of(ALL_BUCKETS) : buckets) {
+        positions.put(key, restored.get());
+      }
+    }
+    return positions;
+  }
+
+  /** True when the earliest snapshot restored is read in its full state (and checks mixes). */
+  private boolean startsInFullState(long snapshotId) {
+    boolean full = false;
+    boolean changes = false;
+    for (ReaderPosition position : restored.values()) {
+      if (position.snapshotId() == snapshotId) {
+        full |= position.fullState();
+        changes |= !position.fullState();
+      }
+    }
+    if (full && changes) {
+      throw new IllegalArgumentException(
+          "Restored positions "
+              + restored
+              + " mix the full state of snapshot "
+              + snapshotId
+              + " with its changes; read such buckets with separate readers");
+    }
+    return full;
+  }
+
+  /**
+   * Lets a truncate wait for the readers of the table's other buckets (see {@link
+   * TruncateBarrier}); without one it never waits.
+   */
+  public void truncateBarrier(TruncateBarrier barrier) {
+    this.barrier = Objects.requireNonNull(barrier);
   }
 
   /** The consumer id a reader registers for {@code buckets} (one per bucket set). */
@@ -186,9 +278,15 @@ public final class ChangelogReader implements AutoCloseable {
     for (String id : manager.listAllIds()) {
       Optional<Set<Integer>> buckets = bucketsOf(consumerId, id);
       if (buckets.isPresent()) {
-        manager
-            .consumer(id)
-            .ifPresent(c -> found.add(new RegisteredConsumer(id, buckets.get(), c.nextSnapshot())));
+        Optional<Consumer> consumer;
+        try {
+          consumer = manager.consumer(id);
+        } catch (java.io.UncheckedIOException e) {
+          // caught while its reader rewrites it (seen empty): its floor is only unknown this time
+          continue;
+        }
+        consumer.ifPresent(
+            c -> found.add(new RegisteredConsumer(id, buckets.get(), c.nextSnapshot())));
       }
     }
     return found;
@@ -231,6 +329,16 @@ public final class ChangelogReader implements AutoCloseable {
     return consumerId;
   }
 
+  /** The bucket keys positions are kept for: the buckets, or {@link #ALL_BUCKETS}. */
+  public Set<Integer> bucketKeys() {
+    return keys;
+  }
+
+  /** The bucket key a truncate's position belongs to in this reader. */
+  public int truncateKey() {
+    return perBucket ? TRUNCATE_BUCKET : ALL_BUCKETS;
+  }
+
   /** The schema the reader reads with now (a later snapshot may move it forward). */
   public RowType rowType() {
     return schema.rowType();
@@ -253,7 +361,12 @@ public final class ChangelogReader implements AutoCloseable {
       if (changes.isEmpty() && truncate == null) {
         continue; // everything of this snapshot was consumed before a restore
       }
-      lastEmitted = changes.isEmpty() ? truncate : changes.get(changes.size() - 1).position();
+      if (truncate != null) {
+        lastEmitted.put(truncateKey(), truncate);
+      }
+      for (ChangeRow change : changes) {
+        lastEmitted.put(change.bucket(), change.position());
+      }
       return Optional.of(
           new ChangeBatch(
               cursor.snapshotId,
@@ -267,27 +380,69 @@ public final class ChangelogReader implements AutoCloseable {
   }
 
   /**
-   * The position of the next change to read: checkpoint it when nothing was emitted for a while, so
-   * an idle reader's offset moves too.
+   * Where the reader stands: the position of the next change to read (of the bucket it reads next),
+   * or the start of the next snapshot to read.
    */
   public ReaderPosition position() {
     if (cursor != null && !cursor.exhausted()) {
       return cursor.position();
     }
     Long next = scan.checkpoint();
-    if (next != null) {
-      return new ReaderPosition(next, 0, false);
-    }
-    return lastEmitted != null ? lastEmitted : new ReaderPosition(1, 0, false);
+    return ReaderPosition.snapshotStart(next != null ? next : startSnapshot);
   }
 
-  /** Records that everything before {@code position} is durable downstream. */
+  /** Records that everything before {@code position} is durable downstream, for every bucket. */
   public void checkpoint(ReaderPosition position) {
-    if (lastCheckpointed != null && ORDER.compare(position, lastCheckpointed) <= 0) {
-      return;
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    for (int key : keys) {
+      positions.put(key, position);
     }
-    lastCheckpointed = position;
-    protect(position.snapshotId());
+    checkpoint(positions);
+  }
+
+  /**
+   * Records, per bucket key, that everything of that bucket before its position is durable
+   * downstream. Buckets not in the map keep their last checkpoint.
+   */
+  public void checkpoint(Map<Integer, ReaderPosition> positions) {
+    positions.forEach(
+        (key, position) -> {
+          ReaderPosition last = lastCheckpointed.get(key);
+          if (last == null || ORDER.compare(position, last) > 0) {
+            lastCheckpointed.put(key, position);
+          }
+        });
+    protect(neededSnapshot());
+  }
+
+  /**
+   * Where a new reader must resume every bucket so that it reads on just after {@code returned}
+   * (per bucket key, the position after the last change or truncate passed on; buckets without one
+   * passed on nothing yet): those positions, else the bucket's restored position, else the start of
+   * this reader's first plan. Empty when nothing was passed on by a reader that was not restored
+   * and planned nothing: a new one then starts from the start position again.
+   */
+  public Map<Integer, ReaderPosition> resumePositions(Map<Integer, ReaderPosition> returned) {
+    if (returned.isEmpty() && restored.isEmpty() && firstPlanStart == null) {
+      return Map.of();
+    }
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    for (int key : keys) {
+      ReaderPosition position = returned.get(key);
+      ReaderPosition resume = restored.get(key);
+      if (position == null) {
+        position =
+            resume != null
+                ? resume
+                : firstPlanStart != null
+                    ? firstPlanStart
+                    : ReaderPosition.snapshotStart(startSnapshot);
+      } else if (resume != null) {
+        position = ReaderPosition.later(position, resume);
+      }
+      positions.put(key, position);
+    }
+    return positions;
   }
 
   @Override
@@ -305,6 +460,12 @@ public final class ChangelogReader implements AutoCloseable {
       // the scan advances
       Long before = scan.checkpoint();
       if (before != null && !nextPlanIsFullState && isTruncate(before)) {
+        boolean announcing = announcesTruncate(before);
+        if (!(announcing ? barrier.mayAnnounce(before) : barrier.mayFollow(before))) {
+          // readers of the other buckets are not there yet: try again on the next poll
+          protect(neededSnapshot());
+          return false;
+        }
         // Paimon's stream scan skips overwrite snapshots (they carry no changelog): read the
         // snapshot's full state instead, announced by the truncate, then go on after it
         ((StreamDataTableScan) scan).restore(before, true);
@@ -312,6 +473,13 @@ public final class ChangelogReader implements AutoCloseable {
       }
       plan = planOrExpired();
       next = scan.checkpoint();
+      Long stepped = truncated == null ? steppedOverTruncate(before, plan, next) : null;
+      if (stepped != null) {
+        // one plan call skips every snapshot it has nothing to scan in, overwrite snapshots too
+        // (after a compaction snapshot, say): go back to the truncate and read it first
+        scan.restore(stepped);
+        continue;
+      }
       if (nextPlanIsFullState && next != null) {
         // the scan found its snapshot: this plan is its full state, even an empty one
         fullPlan = true;
@@ -327,10 +495,7 @@ public final class ChangelogReader implements AutoCloseable {
     if (plan.splits().isEmpty() && truncated == null) {
       if (next != null) {
         checkNotExpired(next, "next snapshot " + next);
-        if (nothingPending()) {
-          // nothing read is waiting for a checkpoint: snapshots before `next` are not needed
-          protect(next);
-        }
+        protect(neededSnapshot());
       }
       return false;
     }
@@ -344,15 +509,8 @@ public final class ChangelogReader implements AutoCloseable {
     } else {
       snapshotId = next - 1;
     }
-    long skip = 0;
-    if (pendingSkip != null
-        && pendingSkip.snapshotId() == snapshotId
-        && pendingSkip.fullState() == full) {
-      skip = pendingSkip.rowOffset();
-    }
-    pendingSkip = null;
-    if (nothingPending()) {
-      protect(snapshotId);
+    if (firstPlanStart == null) {
+      firstPlanStart = new ReaderPosition(snapshotId, 0, full);
     }
     schema = schema.covering(plan.splits());
     cursor =
@@ -363,9 +521,42 @@ public final class ChangelogReader implements AutoCloseable {
             schema,
             sorted(plan.splits()),
             next,
-            truncated != null && announcesTruncates);
-    cursor.skip(skip);
+            truncated != null && announcesTruncate(truncated));
+    protect(neededSnapshot());
     return true;
+  }
+
+  /**
+   * Whether this reader publishes the truncate of snapshot {@code snapshotId}: it owns the
+   * truncate's bucket, and that bucket was not restored past the truncate (published by an earlier
+   * reader).
+   */
+  private boolean announcesTruncate(long snapshotId) {
+    if (!announcesTruncates) {
+      return false;
+    }
+    ReaderPosition resume = restored.get(truncateKey());
+    return resume == null || ORDER.compare(resume, new ReaderPosition(snapshotId, 0, true)) < 0;
+  }
+
+  /**
+   * The first truncate among the snapshots a plan call skipped between {@code before} and the
+   * snapshot it planned (or the next one to read), or null.
+   */
+  private Long steppedOverTruncate(Long before, TableScan.Plan plan, Long next) {
+    if (before == null || next == null || nextPlanIsFullState) {
+      return null;
+    }
+    long upper =
+        plan instanceof SnapshotReader.Plan planned && planned.snapshotId() != null
+            ? planned.snapshotId() - 1
+            : next - 1;
+    for (long id = before + 1; id <= upper; id++) {
+      if (isTruncate(id)) {
+        return id;
+      }
+    }
+    return null;
   }
 
   /** The first plan of a scan that starts with the full state is the full state. */
@@ -380,9 +571,31 @@ public final class ChangelogReader implements AutoCloseable {
     }
   }
 
-  private boolean nothingPending() {
-    return lastEmitted == null
-        || (lastCheckpointed != null && ORDER.compare(lastCheckpointed, lastEmitted) >= 0);
+  /**
+   * The oldest snapshot a restart of this reader could need: the oldest checkpoint of a bucket with
+   * changes emitted since; with none, the snapshot being read (or the next to read).
+   */
+  private long neededSnapshot() {
+    long needed = Long.MAX_VALUE;
+    for (Map.Entry<Integer, ReaderPosition> emitted : lastEmitted.entrySet()) {
+      ReaderPosition checkpointed = lastCheckpointed.get(emitted.getKey());
+      if (checkpointed == null) {
+        needed = Math.min(needed, startSnapshot);
+      } else if (ORDER.compare(checkpointed, emitted.getValue()) < 0) {
+        needed = Math.min(needed, checkpointed.snapshotId());
+      }
+    }
+    if (needed != Long.MAX_VALUE) {
+      return needed;
+    }
+    if (cursor != null && !cursor.exhausted()) {
+      return cursor.snapshotId;
+    }
+    Long next = scan.checkpoint();
+    if (next != null) {
+      return next;
+    }
+    return consumerSnapshot >= 0 ? consumerSnapshot : startSnapshot;
   }
 
   private void protect(long snapshotId) {
@@ -394,15 +607,18 @@ public final class ChangelogReader implements AutoCloseable {
     }
   }
 
-  private ReaderPosition laterOfCheckpointAndConsumer(ReaderPosition checkpoint) {
-    Optional<Consumer> consumer = consumers.consumer(consumerId);
-    if (consumer.isPresent()) {
-      ReaderPosition recorded = new ReaderPosition(consumer.get().nextSnapshot(), 0, false);
-      if (ORDER.compare(recorded, checkpoint) > 0) {
-        return recorded;
-      }
+  private Map<Integer, ReaderPosition> laterOfCheckpointAndConsumer(
+      Map<Integer, ReaderPosition> checkpoints) {
+    Optional<Consumer> consumer =
+        checkpoints.isEmpty() ? Optional.empty() : consumers.consumer(consumerId);
+    if (consumer.isEmpty()) {
+      return Map.copyOf(checkpoints);
     }
-    return checkpoint;
+    ReaderPosition recorded = ReaderPosition.snapshotStart(consumer.get().nextSnapshot());
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    checkpoints.forEach(
+        (key, position) -> positions.put(key, ReaderPosition.later(position, recorded)));
+    return Map.copyOf(positions);
   }
 
   private static Map<String, String> scanOptions(
@@ -549,7 +765,10 @@ public final class ChangelogReader implements AutoCloseable {
     }
   }
 
-  /** Reads the changes of one plan in order, one change of lookahead for pairing updates. */
+  /**
+   * Reads the changes of one plan in order, one change of lookahead for pairing updates. Counts the
+   * changes of each bucket key and skips, per bucket, what a restored position says was published.
+   */
   private final class PlanCursor {
     final long snapshotId;
     final boolean full;
@@ -557,11 +776,16 @@ public final class ChangelogReader implements AutoCloseable {
     final ReadSchema schema;
     private final List<Split> splits;
     private final Long nextSnapshot;
+    private final Map<Integer, Long> consumed = new HashMap<>();
     private boolean truncatePending;
     private int splitIndex;
+    private Split split;
     private CloseableIterator<InternalRow> rows;
+    private int rowsKey = Integer.MIN_VALUE;
+    private long skipLeft;
     private InternalRow lookahead;
-    private long consumed;
+    private int lookaheadKey;
+    private int takenKey;
 
     PlanCursor(
         long snapshotId,
@@ -583,58 +807,77 @@ public final class ChangelogReader implements AutoCloseable {
 
     /**
      * The position just after the truncate that starts this plan, once; null when it has none or
-     * was taken. With rows after it, the truncate is the full state's first position (a restore
-     * there reads the rows again, not the truncate); without, the position after the snapshot.
+     * was taken. It is the truncate bucket's: with rows of that bucket after it, the full state's
+     * first position (a restore there reads the rows again, not the truncate); without, the
+     * position after the snapshot.
      */
     ReaderPosition takeTruncate() {
       if (!truncatePending) {
         return null;
       }
       truncatePending = false;
-      return consumed == 0 && !exhausted() ? new ReaderPosition(snapshotId, 0, true) : position();
+      int key = truncateKey();
+      return lookahead != null && lookaheadKey == key && consumed.getOrDefault(key, 0L) == 0
+          ? new ReaderPosition(snapshotId, 0, true)
+          : positionOf(key);
     }
 
     boolean exhausted() {
       return lookahead == null;
     }
 
-    void skip(long count) {
-      for (long i = 0; i < count && lookahead != null; i++) {
-        take();
-      }
+    /** Where the bucket read next stands. */
+    ReaderPosition position() {
+      return positionOf(exhausted() ? truncateKey() : lookaheadKey);
     }
 
-    ReaderPosition position() {
-      if (exhausted()) {
-        return new ReaderPosition(nextSnapshot == null ? snapshotId + 1 : nextSnapshot, 0, false);
+    /** Where bucket {@code key} stands: its next change, or the next snapshot once it has none. */
+    ReaderPosition positionOf(int key) {
+      if (lookahead == null || lookaheadKey != key) {
+        return ReaderPosition.snapshotStart(nextSnapshot == null ? snapshotId + 1 : nextSnapshot);
       }
-      return new ReaderPosition(snapshotId, consumed, full);
+      return new ReaderPosition(snapshotId, consumed.getOrDefault(key, 0L), full);
     }
 
     ChangeRow nextChange() {
       InternalRow row = take();
+      int key = takenKey;
       RowKind kind = row.getRowKind();
       return switch (kind) {
-        case INSERT -> new ChangeRow(RowKind.INSERT, null, row, position());
-        case DELETE -> new ChangeRow(RowKind.DELETE, row, null, position());
-        case UPDATE_AFTER -> new ChangeRow(RowKind.UPDATE_AFTER, null, row, position());
+        case INSERT -> new ChangeRow(RowKind.INSERT, null, row, positionOf(key), key);
+        case DELETE -> new ChangeRow(RowKind.DELETE, row, null, positionOf(key), key);
+        case UPDATE_AFTER -> new ChangeRow(RowKind.UPDATE_AFTER, null, row, positionOf(key), key);
         case UPDATE_BEFORE -> {
           if (lookahead != null
+              && lookaheadKey == key
               && lookahead.getRowKind() == RowKind.UPDATE_AFTER
               && schema.sameKey(row, lookahead)) {
             InternalRow after = take();
-            yield new ChangeRow(RowKind.UPDATE_AFTER, row, after, position());
+            yield new ChangeRow(RowKind.UPDATE_AFTER, row, after, positionOf(key), key);
           }
-          yield new ChangeRow(RowKind.UPDATE_BEFORE, row, null, position());
+          yield new ChangeRow(RowKind.UPDATE_BEFORE, row, null, positionOf(key), key);
         }
       };
     }
 
     private InternalRow take() {
       InternalRow row = lookahead;
-      consumed++;
+      takenKey = lookaheadKey;
+      consumed.merge(takenKey, 1L, Long::sum);
       advance();
       return row;
+    }
+
+    /** How many changes of {@code key} in this plan were published before a restore. */
+    private long restoredSkip(int key) {
+      ReaderPosition resume = restored.get(key);
+      if (resume == null || resume.snapshotId() < snapshotId) {
+        return 0;
+      }
+      if (resume.snapshotId() > snapshotId) {
+        return Long.MAX_VALUE; // this bucket was published past this snapshot
+      }
+      return resume.fullState() == full ? resume.rowOffset() : 0;
     }
 
     private void advance() {
@@ -642,7 +885,15 @@ public final class ChangelogReader implements AutoCloseable {
       try {
         while (true) {
           if (rows != null && rows.hasNext()) {
-            lookahead = schema.copy(rows.next(), snapshotId, splits.get(splitIndex - 1));
+            InternalRow row = rows.next();
+            if (skipLeft > 0) {
+              // published before a restore: counted, not copied
+              skipLeft--;
+              consumed.merge(rowsKey, 1L, Long::sum);
+              continue;
+            }
+            lookahead = schema.copy(row, snapshotId, split);
+            lookaheadKey = rowsKey;
             if (full) {
               // the merged state of a key is an insert, whatever kind its last change had
               lookahead.setRowKind(RowKind.INSERT);
@@ -656,7 +907,17 @@ public final class ChangelogReader implements AutoCloseable {
           if (splitIndex >= splits.size()) {
             return;
           }
-          rows = schema.open(splits.get(splitIndex++)).toCloseableIterator();
+          split = splits.get(splitIndex++);
+          int key = perBucket && split instanceof DataSplit data ? data.bucket() : ALL_BUCKETS;
+          if (key != rowsKey) {
+            // splits are sorted by bucket: a bucket's splits follow each other
+            rowsKey = key;
+            skipLeft = restoredSkip(key);
+          }
+          if (skipLeft == Long.MAX_VALUE) {
+            continue;
+          }
+          rows = schema.open(split).toCloseableIterator();
         }
       } catch (UnreadableSnapshotException e) {
         throw e;

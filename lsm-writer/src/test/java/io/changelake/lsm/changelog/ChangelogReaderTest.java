@@ -21,6 +21,7 @@ import io.changelake.lsm.write.WriterSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -218,6 +219,236 @@ class ChangelogReaderTest {
             batch = reader.poll()) {
           truncates.add(batch.get().truncates());
         }
+        if (bucket == 0) {
+          assertThat(truncates).containsOnlyOnce(true);
+        } else {
+          assertThat(truncates).doesNotContain(true);
+        }
+      }
+    }
+  }
+
+  /** Reads batches until {@code limit} changes, noting each bucket's latest position. */
+  private static List<String> readSome(
+      ChangelogReader reader, int limit, Map<Integer, ReaderPosition> positions) {
+    List<String> changes = new ArrayList<>();
+    while (changes.size() < limit) {
+      Optional<ChangeBatch> batch = reader.poll();
+      if (batch.isEmpty()) {
+        break;
+      }
+      for (ChangeRow change : batch.get().changes()) {
+        changes.add(describe(change, batch.get()));
+        positions.put(change.bucket(), change.position());
+      }
+    }
+    return changes;
+  }
+
+  private static Map<Integer, ReaderPosition> only(
+      Map<Integer, ReaderPosition> positions, Set<Integer> buckets) {
+    Map<Integer, ReaderPosition> subset = new HashMap<>(positions);
+    subset.keySet().retainAll(buckets);
+    return subset;
+  }
+
+  @Test
+  void perBucketPositionsLetOtherBucketSetsResumeWithoutALostOrRepeatedChange() {
+    FileStoreTable table = create("resplit", 4, ChangelogProducer.INPUT);
+    List<String> expected = new ArrayList<>();
+    List<GenericRow> rows = new ArrayList<>();
+    for (int id = 0; id < 40; id++) {
+      rows.add(insert(id, "r" + id, (long) id));
+      expected.add("+I - -> [" + id + ", r" + id + ", " + id + "]");
+    }
+    commit("resplit", rows.toArray(GenericRow[]::new));
+    Set<Integer> all = Set.of(0, 1, 2, 3);
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    // before anything is read every bucket stands at the start of the full state
+    all.forEach(bucket -> positions.put(bucket, new ReaderPosition(1, 0, true)));
+    List<String> published = new ArrayList<>();
+    try (ChangelogReader whole =
+        new ChangelogReader(table, "src", all, new StartPosition.FullThenChanges(), Map.of(), 7)) {
+      // stops in the middle of the full state, as a task does when tasks.max changes
+      published.addAll(readSome(whole, 21, positions));
+    }
+    for (int round = 1; round <= 2; round++) {
+      List<GenericRow> updates = new ArrayList<>();
+      for (int id = round; id < 40; id += 4) {
+        updates.add(update(id, "u" + round, (long) id * 100 + round));
+        expected.add("+U - -> [" + id + ", u" + round + ", " + (id * 100 + round) + "]");
+      }
+      commit("resplit", updates.toArray(GenericRow[]::new));
+    }
+
+    assertThat(positions.values()).anyMatch(ReaderPosition::fullState);
+
+    // two readers take over half of the buckets each, resuming from the positions per bucket
+    try (ChangelogReader low =
+            new ChangelogReader(
+                table("resplit"),
+                "src",
+                Set.of(0, 1),
+                new StartPosition.Latest(),
+                only(positions, Set.of(0, 1)),
+                5);
+        ChangelogReader high =
+            new ChangelogReader(
+                table("resplit"),
+                "src",
+                Set.of(2, 3),
+                new StartPosition.Latest(),
+                only(positions, Set.of(2, 3)),
+                5)) {
+      published.addAll(readSome(low, Integer.MAX_VALUE, positions));
+      published.addAll(readSome(high, Integer.MAX_VALUE, positions));
+    }
+    assertThat(published).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(positions.values()).noneMatch(ReaderPosition::fullState);
+
+    // and one reader takes all four over again: only the newer changes follow
+    List<String> later = new ArrayList<>();
+    for (int id = 0; id < 40; id += 8) {
+      later.add("+U - -> [" + id + ", u3, " + (id * 100 + 3) + "]");
+    }
+    commit(
+        "resplit",
+        later.stream()
+            .map(text -> Integer.valueOf(text.substring(text.indexOf('[') + 1, text.indexOf(','))))
+            .map(id -> update(id, "u3", (long) id * 100 + 3))
+            .toArray(GenericRow[]::new));
+    try (ChangelogReader whole =
+        new ChangelogReader(
+            table("resplit"), "src", all, new StartPosition.Latest(), positions, 3)) {
+      assertThat(drain(whole)).containsExactlyInAnyOrderElementsOf(later);
+    }
+  }
+
+  @Test
+  void positionsMixingAFullStateWithChangesOfTheSameSnapshotAreRefused() {
+    FileStoreTable table = create("mixed", 2, ChangelogProducer.INPUT);
+    commit("mixed", insert(1, "a", 1L), insert(2, "b", 2L));
+    assertThatThrownBy(
+            () ->
+                new ChangelogReader(
+                    table,
+                    "src",
+                    Set.of(0, 1),
+                    new StartPosition.Latest(),
+                    Map.of(0, new ReaderPosition(1, 0, true), 1, new ReaderPosition(1, 1, false)),
+                    10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("separate readers");
+  }
+
+  @Test
+  void aTruncateIsAnnouncedOnceAlsoWhenItsBucketMovesToAnotherReader() {
+    FileStoreTable table = create("moved", 2, ChangelogProducer.INPUT);
+    commit("moved", insert(1, "a", 1L), insert(2, "b", 2L), insert(3, "c", 3L));
+    offset++;
+    pool.writer(Identifier.create("cdc", "moved")).truncate(Map.of(P0, offset));
+    commit("moved", insert(4, "d", 4L), insert(5, "e", 5L));
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    ReaderPosition truncatedAt;
+    // bucket 0's reader publishes the truncate, then stops
+    try (ChangelogReader zero =
+        new ChangelogReader(
+            table, "zero", Set.of(0), new StartPosition.FromSnapshot(1), Map.of(), 100)) {
+      ChangeBatch batch = zero.poll().orElseThrow();
+      while (!batch.truncates()) {
+        batch = zero.poll().orElseThrow();
+      }
+      truncatedAt = batch.truncatePosition();
+      assertThat(batch.snapshotId()).isEqualTo(2);
+      positions.put(0, truncatedAt);
+    }
+    // what each bucket has left: bucket 0 after its truncate, bucket 1 from the start
+    List<String> expected = new ArrayList<>();
+    try (ChangelogReader rest =
+        new ChangelogReader(
+            table("moved"),
+            "rest0",
+            Set.of(0),
+            new StartPosition.Latest(),
+            Map.of(0, truncatedAt),
+            100)) {
+      expected.addAll(drain(rest));
+    }
+    try (ChangelogReader one =
+        new ChangelogReader(
+            table("moved"), "rest1", Set.of(1), new StartPosition.FromSnapshot(1), Map.of(), 100)) {
+      expected.addAll(drain(one));
+    }
+    assertThat(expected).isNotEmpty();
+    // bucket 1 stood before the truncate: one reader of both buckets goes on from there
+    positions.put(1, ReaderPosition.snapshotStart(1));
+    List<Boolean> truncates = new ArrayList<>();
+    List<String> published = new ArrayList<>();
+    try (ChangelogReader both =
+        new ChangelogReader(
+            table("moved"), "both", Set.of(0, 1), new StartPosition.Latest(), positions, 100)) {
+      for (Optional<ChangeBatch> batch = both.poll(); batch.isPresent(); batch = both.poll()) {
+        truncates.add(batch.get().truncates());
+        for (ChangeRow change : batch.get().changes()) {
+          published.add(describe(change, batch.get()));
+        }
+      }
+    }
+    assertThat(truncates).as("bucket 0 published the truncate already").doesNotContain(true);
+    assertThat(published).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
+  void aTruncateWaitsUntilItsBarrierLetsItGo() {
+    FileStoreTable table = create("barrier", 2, ChangelogProducer.INPUT);
+    commit("barrier", insert(1, "a", 1L), insert(2, "b", 2L), insert(3, "c", 3L));
+    offset++;
+    pool.writer(Identifier.create("cdc", "barrier")).truncate(Map.of(P0, offset));
+    commit("barrier", insert(4, "d", 4L));
+    boolean[] open = {false};
+    TruncateBarrier barrier =
+        new TruncateBarrier() {
+          @Override
+          public boolean mayAnnounce(long snapshotId) {
+            return open[0];
+          }
+
+          @Override
+          public boolean mayFollow(long snapshotId) {
+            return open[0];
+          }
+        };
+    for (int bucket = 0; bucket < 2; bucket++) {
+      open[0] = false;
+      try (ChangelogReader reader =
+          new ChangelogReader(
+              table,
+              "b" + bucket,
+              Set.of(bucket),
+              new StartPosition.FromSnapshot(1),
+              Map.of(),
+              100)) {
+        reader.truncateBarrier(barrier);
+        List<Long> snapshots = new ArrayList<>();
+        for (Optional<ChangeBatch> batch = reader.poll();
+            batch.isPresent();
+            batch = reader.poll()) {
+          snapshots.add(batch.get().snapshotId());
+        }
+        // held at the truncate: nothing of snapshot 2 or later, also when polled again
+        assertThat(snapshots).allMatch(id -> id < 2);
+        assertThat(reader.poll()).isEmpty();
+        assertThat(reader.position()).isEqualTo(ReaderPosition.snapshotStart(2));
+        open[0] = true;
+        List<Boolean> truncates = new ArrayList<>();
+        for (Optional<ChangeBatch> batch = reader.poll();
+            batch.isPresent();
+            batch = reader.poll()) {
+          snapshots.add(batch.get().snapshotId());
+          truncates.add(batch.get().truncates());
+        }
+        // past the truncate now; only bucket 0's reader announces it
+        assertThat(reader.position().snapshotId()).isGreaterThan(2);
         if (bucket == 0) {
           assertThat(truncates).containsOnlyOnce(true);
         } else {
