@@ -115,6 +115,42 @@ class OutageTest {
   }
 
   @Test
+  void aSourceTaskStartedWhileTheObjectStoreIsAwayWaitsForItInsteadOfFailing() throws Exception {
+    String name = "f4";
+    String connector = name + "-source";
+    startPipeline(name);
+    Map<String, String> source = ChangelakeConnectors.source(dir, name + ".items", name + "cl");
+    source.putAll(catalogProperties(name));
+    source.putAll(retryProperties());
+    connect.deploy(connector, source, 1);
+    String changelog = name + "cl." + name + ".items";
+
+    try (TaskStateWatch watch = TaskStateWatch.start(connect, name + "-sink");
+        ChangeLoad load = ChangeLoad.start(pg, name)) {
+      load.awaitRounds(5);
+      s3.stop();
+      // the task starts during the outage, as on a worker restarted or joining the group now
+      connect.cluster().restartTask(connector, 0);
+      load.runFor(OUTAGE);
+      assertThat(connect.failure(connector)).as("the source after starting without S3").isNull();
+      assertThat(taskState(connector, 0)).isEqualTo("RUNNING");
+      s3.restart();
+      load.awaitRounds(load.rounds() + 10);
+      load.close();
+      awaitLakeEqualsDatabase(name, watch);
+      ItemsChangelog.awaitEqualsDatabase(
+          connect, pg, name, changelog, () -> failure(watch, connector), CATCH_UP);
+      assertThat(watch.notRunning()).as("sink task states other than RUNNING").isEmpty();
+    }
+    assertThat(taskRetries(connector, 0, "object-store"))
+        .as("retries of the restarted source task while opening its tables")
+        .isPositive();
+    connect.delete(connector);
+    connect.delete(name + "-sink");
+    connect.delete(name + "-pg");
+  }
+
+  @Test
   void aRestartOfTheCatalogAndLockDatabaseDuringCommitsIsRiddenOut() throws Exception {
     String name = "f2";
     startPipeline(name);
@@ -247,6 +283,14 @@ class OutageTest {
       // not created yet
     }
     return null;
+  }
+
+  private static String taskState(String connector, int task) {
+    return connect.cluster().connectorStatus(connector).tasks().stream()
+        .filter(t -> t.id() == task)
+        .map(ConnectorStateInfo.TaskState::state)
+        .findFirst()
+        .orElse("absent");
   }
 
   private static long sinkRetries(String name, String dependency) throws Exception {
