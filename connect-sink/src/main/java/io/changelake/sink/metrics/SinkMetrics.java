@@ -2,29 +2,27 @@ package io.changelake.sink.metrics;
 
 import io.changelake.lsm.fault.Dependency;
 import io.changelake.lsm.fault.OutageTracker;
+import io.changelake.metrics.MetricsRegistries;
+import io.changelake.metrics.MetricsRegistry;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
- * Metrics of one sink task and of each table it writes, registered through Connect's plugin metrics
- * (KIP-877). The worker publishes them under {@code
- * kafka.connect:type=plugins,connector=<name>,task=<id>} with a {@code table} tag for table
- * metrics, so they appear in JMX next to Connect's own task metrics.
+ * Metrics of one sink task and of each table it writes, published through Connect's plugin metrics
+ * (KIP-877) on Kafka 4.1+ workers and through plain JMX on 3.9 and 4.0 ({@link MetricsRegistries}),
+ * under {@code kafka.connect:type=plugins,connector=<name>,task=<id>} with a {@code table} tag for
+ * table metrics, so they appear in JMX next to Connect's own task metrics.
  */
 public final class SinkMetrics implements AutoCloseable {
-  private final PluginMetrics plugin;
+  private final MetricsRegistry registry;
   private final Map<String, TableMetrics> tables = new HashMap<>();
   // the compactor thread registers compaction metrics while the task thread registers its own
   private final Map<String, CompactionMetrics> compactions =
       new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.List<MetricName> registered =
-      java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
   private final AtomicLong recordsIn = new AtomicLong();
   private final AtomicLong recordsSkipped = new AtomicLong();
@@ -32,9 +30,14 @@ public final class SinkMetrics implements AutoCloseable {
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lastCommitMs = new AtomicLong();
 
-  /** {@code plugin} may be null (tests without a worker): then nothing is published. */
-  public SinkMetrics(PluginMetrics plugin) {
-    this.plugin = plugin;
+  /** The metrics of sink task {@code task} of {@code connector}, published as the worker allows. */
+  public static SinkMetrics of(SinkTaskContext context, String connector, int task) {
+    return new SinkMetrics(MetricsRegistries.forSinkTask(context, connector, task));
+  }
+
+  /** {@code registry} may be null (tests without a worker): then nothing is published. */
+  public SinkMetrics(MetricsRegistry registry) {
+    this.registry = registry == null ? MetricsRegistry.NONE : registry;
     gauge(
         "records-in-total", "Records received by the task.", new LinkedHashMap<>(), recordsIn::get);
     gauge(
@@ -119,21 +122,11 @@ public final class SinkMetrics implements AutoCloseable {
 
   <T> void gauge(
       String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
-    if (plugin == null) {
-      return;
-    }
-    MetricName metricName = plugin.metricName(name, description, tags);
-    plugin.addMetric(metricName, (Gauge<T>) (config, now) -> value.get());
-    registered.add(metricName);
+    registry.gauge(name, description, tags, value);
   }
 
   @Override
   public void close() {
-    synchronized (registered) {
-      if (plugin != null) {
-        registered.forEach(plugin::removeMetric);
-      }
-      registered.clear();
-    }
+    registry.close();
   }
 }
