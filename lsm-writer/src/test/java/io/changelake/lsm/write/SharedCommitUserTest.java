@@ -9,57 +9,30 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.commit.WriterFencedException;
-import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.testing.LakeRows;
-import io.changelake.lsm.testing.TestTables;
-import java.nio.file.Path;
 import java.util.Map;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two live writer pools under one commit user on one real table: a zombie task next to its
  * replacement, two clusters on one warehouse, a connector re-created under the same name. Paimon
  * drops the second commit of an identifier as "already committed"; neither may lose rows silently.
  */
-class SharedCommitUserTest {
+class SharedCommitUserTest extends OrdersTableTest {
   private static final SourcePartition P0 = new SourcePartition("db.inventory.orders", 0);
 
-  @TempDir Path dir;
-  private Catalog catalog;
-  private final Identifier orders = Identifier.create("shop", "orders");
-
-  @BeforeEach
-  void createTable() {
-    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
-    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 2));
-  }
-
-  @AfterEach
-  void closeCatalog() throws Exception {
-    catalog.close();
-  }
-
-  private WriterPool pool(String name) {
+  /** A writer pool of commit user sink-0 with its own spill folder. */
+  private WriterPool instance(String name) {
     return new WriterPool(
         catalog,
         new WriterSettings(
             "sink-0", dir.resolve("spill-" + name), 8 << 20, java.time.Duration.ofHours(1)));
   }
 
-  private FileStoreTable table() {
-    return LakeTables.open(catalog, orders);
-  }
-
   @Test
   void anOlderInstanceCommittingAfterTheNewerOneIsFencedInsteadOfDroppedSilently() {
-    try (WriterPool zombie = pool("zombie");
-        WriterPool replacement = pool("replacement")) {
+    try (WriterPool zombie = instance("zombie");
+        WriterPool replacement = instance("replacement")) {
       TableWriter old = zombie.writer(orders);
       TableWriter current = replacement.writer(orders);
       old.write(insert(1, "written by the zombie", 1L));
@@ -83,8 +56,8 @@ class SharedCommitUserTest {
 
   @Test
   void aNewerInstanceWhoseIdentifierTheOlderOneTookStillLandsAndFencesTheOlder() {
-    try (WriterPool zombie = pool("zombie");
-        WriterPool replacement = pool("replacement")) {
+    try (WriterPool zombie = instance("zombie");
+        WriterPool replacement = instance("replacement")) {
       TableWriter old = zombie.writer(orders);
       TableWriter current = replacement.writer(orders);
       old.write(insert(1, "written by the zombie", 1L));
@@ -113,8 +86,8 @@ class SharedCommitUserTest {
 
   @Test
   void aTruncateOfAnOlderInstanceIsFencedToo() {
-    try (WriterPool zombie = pool("zombie");
-        WriterPool replacement = pool("replacement")) {
+    try (WriterPool zombie = instance("zombie");
+        WriterPool replacement = instance("replacement")) {
       TableWriter old = zombie.writer(orders);
       TableWriter current = replacement.writer(orders);
       current.write(insert(2, "written by the replacement", 2L));

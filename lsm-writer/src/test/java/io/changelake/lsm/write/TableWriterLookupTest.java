@@ -15,11 +15,9 @@ import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.PredicateBuilder;
@@ -28,35 +26,14 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class TableWriterLookupTest {
+class TableWriterLookupTest extends OrdersTableTest {
   private static final SourcePartition P0 = new SourcePartition("db.inventory.orders", 0);
 
-  @TempDir Path dir;
-  private Catalog catalog;
-  private final Identifier orders = Identifier.create("shop", "orders");
-
-  @BeforeEach
-  void createTable() {
-    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
-    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 4));
-  }
-
-  @AfterEach
-  void closeCatalog() throws Exception {
-    catalog.close();
-  }
-
-  private WriterPool pool(String user) {
-    return TestTables.smallPool(catalog, dir, user);
-  }
-
-  private FileStoreTable table() {
-    return LakeTables.open(catalog, orders);
+  @Override
+  int buckets() {
+    return 4;
   }
 
   private static List<Object> found(Optional<InternalRow> row) {

@@ -24,42 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.paimon.Snapshot;
-import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class WriterPoolTest {
+class WriterPoolTest extends OrdersTableTest {
   private static final SourcePartition P0 = new SourcePartition("db.inventory.orders", 0);
   private static final SourcePartition P1 = new SourcePartition("db.inventory.orders", 1);
-
-  @TempDir Path dir;
-  private Catalog catalog;
-  private final Identifier orders = Identifier.create("shop", "orders");
-
-  @BeforeEach
-  void createTable() {
-    catalog = TestTables.localCatalog(dir.resolve("warehouse"));
-    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "orders", 2));
-  }
-
-  @AfterEach
-  void closeCatalog() throws Exception {
-    catalog.close();
-  }
-
-  private WriterPool pool(String user) {
-    return TestTables.smallPool(catalog, dir, user);
-  }
-
-  private FileStoreTable table() {
-    return LakeTables.open(catalog, orders);
-  }
 
   @Test
   void insertsUpdatesAndDeletesAcrossBucketsAreCommittedWithTheirOffsets() {
