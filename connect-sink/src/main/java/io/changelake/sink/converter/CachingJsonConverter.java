@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.changelake.sink.Versions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -65,8 +66,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   @Override
   public String version() {
-    String version = CachingJsonConverter.class.getPackage().getImplementationVersion();
-    return version == null ? "unknown" : version;
+    return Versions.VERSION;
   }
 
   @Override
