@@ -1,5 +1,6 @@
 package io.changelake.source;
 
+import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.fault.RetrySettings;
@@ -123,6 +124,19 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         ++order,
         Width.LONG,
         "Warehouse");
+    // declared so that Connect masks them; the catalog reads the original strings
+    for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
+      def.define(
+          credential.key(),
+          Type.PASSWORD,
+          null,
+          Importance.MEDIUM,
+          credential.description() + CatalogCredentials.DOC_SUFFIX,
+          GROUP_CATALOG,
+          ++order,
+          Width.MEDIUM,
+          credential.key());
+    }
 
     order = 0;
     def.define(

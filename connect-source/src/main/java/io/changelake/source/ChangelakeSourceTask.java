@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -36,6 +37,12 @@ import org.slf4j.LoggerFactory;
  * past its last published change is skipped, so restarting the task once the table is fixed resumes
  * it exactly. Failing the whole task instead would stop every healthy table with it. When every
  * table of the task has failed, the task fails with their errors, so Connect's status shows them.
+ *
+ * <p>The catalog and the tables are opened by the first {@link #poll}, not by {@link #start}:
+ * Connect fails a task whose start throws and never starts it again, while a {@code
+ * RetriableException} from poll is retried. So an object store or catalog database that is away
+ * when the task starts (a worker restarted during an outage, a task moved to another worker) is
+ * waited out like one that goes away later, under the same retry settings.
  */
 public final class ChangelakeSourceTask extends SourceTask {
   private static final Logger LOG = LoggerFactory.getLogger(ChangelakeSourceTask.class);
@@ -51,9 +58,13 @@ public final class ChangelakeSourceTask extends SourceTask {
   private final Object sleeper = new Object();
   private volatile boolean stopping;
 
+  private final Function<Map<String, String>, Catalog> catalogs;
   private ChangelakeSourceConfig config;
+  private Map<String, String> props;
   private String connectorName;
   private Catalog catalog;
+  // the catalog and every table's publisher are open (see the class comment)
+  private boolean tablesOpen;
   private SnapshotTransactions transactions;
   private final List<TablePublisher> publishers = new ArrayList<>();
   private final Map<Map<String, Object>, TablePublisher> publishersByPartition = new HashMap<>();
@@ -67,6 +78,15 @@ public final class ChangelakeSourceTask extends SourceTask {
   // after a transient failure, the next read waits until then (System.nanoTime)
   private long retryAtNanos;
   private boolean retryPending;
+
+  public ChangelakeSourceTask() {
+    this(LakeCatalogs::open);
+  }
+
+  /** With catalogs opened by {@code catalogs}, for tests that take the catalog away. */
+  ChangelakeSourceTask(Function<Map<String, String>, Catalog> catalogs) {
+    this.catalogs = catalogs;
+  }
 
   @Override
   public String version() {
@@ -85,7 +105,15 @@ public final class ChangelakeSourceTask extends SourceTask {
         SourceMetrics.of(
             context, connectorName, Integer.parseInt(props.getOrDefault(TASK_ID, "0")));
     metrics.outages(outages);
-    catalog = LakeCatalogs.open(props);
+    this.props = Map.copyOf(props);
+  }
+
+  /** Opens the catalog and a publisher per assigned table, once (task thread). */
+  private void openTables() {
+    if (tablesOpen) {
+      return;
+    }
+    catalog = catalogs.apply(props);
     ChangeRecords.Settings settings =
         new ChangeRecords.Settings(
             connectorName,
@@ -126,6 +154,22 @@ public final class ChangelakeSourceTask extends SourceTask {
           topic,
           restored.map(Object::toString).orElse("start position " + config.startPosition()));
     }
+    tablesOpen = true;
+  }
+
+  /** Closes what a failed {@link #openTables} opened, so the next poll opens everything again. */
+  private void closeTables() {
+    publishers.forEach(TablePublisher::discardReader);
+    publishers.clear();
+    publishersByPartition.clear();
+    if (catalog != null) {
+      try {
+        catalog.close();
+      } catch (Exception e) {
+        LOG.debug("Closing the catalog after a failure to open the tables failed too", e);
+      }
+      catalog = null;
+    }
   }
 
   private String topicFor(TableAssignment assignment) {
@@ -154,6 +198,7 @@ public final class ChangelakeSourceTask extends SourceTask {
         return null;
       }
       try {
+        openTables();
         List<SourceRecord> records = pollPublishers();
         outages.succeeded();
         if (records != null) {
@@ -172,22 +217,29 @@ public final class ChangelakeSourceTask extends SourceTask {
   }
 
   /**
-   * A failure reading the tables. Transient (the object store or the catalog unavailable) and
-   * within retry.max.duration.ms: every reader is dropped and reopened just after the last change
-   * returned, after a backoff; Connect calls poll again on a RetriableException. Records already
-   * returned stay in flight (and in the open transaction): nothing is published twice.
+   * A failure opening or reading the tables. Transient (the object store or the catalog
+   * unavailable) and within retry.max.duration.ms: every reader is dropped and reopened just after
+   * the last change returned (or, when the tables were not open yet, everything is opened again),
+   * after a backoff; Connect calls poll again on a RetriableException. Records already returned
+   * stay in flight (and in the open transaction): nothing is published twice.
    */
   private RuntimeException onFailure(RuntimeException error) {
-    OutageTracker.Decision decision = outages.failed(error, "reading the tables' changelogs");
+    String doing = tablesOpen ? "reading the tables' changelogs" : "opening the catalog and tables";
+    OutageTracker.Decision decision = outages.failed(error, doing);
     if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
       return new ConnectException(giveUp.message(), error);
     }
     OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
-    publishers.forEach(TablePublisher::discardReader);
+    if (tablesOpen) {
+      publishers.forEach(TablePublisher::discardReader);
+    } else {
+      closeTables();
+    }
     retryAtNanos = System.nanoTime() + retry.backoff().toNanos();
     retryPending = true;
     return new RetriableException(
-        "Reading the changelogs failed because "
+        (tablesOpen ? "Reading the changelogs" : "Opening the catalog and tables")
+            + " failed because "
             + retry.failure().dependency().description()
             + " is unavailable (retry "
             + retry.retry()

@@ -1,5 +1,6 @@
 package io.changelake.sink.config;
 
+import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.lsm.catalog.CommitSafety;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
@@ -130,6 +131,20 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         ++order,
         Width.LONG,
         "Warehouse");
+    // declared so that Connect masks them; they still reach the catalog through
+    // catalogProperties(), which reads the original strings
+    for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
+      def.define(
+          credential.key(),
+          Type.PASSWORD,
+          null,
+          Importance.MEDIUM,
+          credential.description() + CatalogCredentials.DOC_SUFFIX,
+          CATALOG_GROUP,
+          ++order,
+          Width.MEDIUM,
+          credential.key());
+    }
 
     order = 0;
     def.define(
@@ -575,7 +590,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.MEDIUM,
         "What a delete event does. 'default': deduplicate and first-row tables remove the row,"
             + " partial-update tables need an explicit choice. 'remove-row': remove the whole"
-            + " row. 'ignore': keep the row.",
+            + " row. 'clear-columns' (partial-update tables only, for one wide table fed by"
+            + " several topics): set the columns of the delete's topic to NULL, keep the other"
+            + " topics' columns and the row. 'ignore': keep the row.",
         TABLE_GROUP,
         ++order,
         Width.SHORT,

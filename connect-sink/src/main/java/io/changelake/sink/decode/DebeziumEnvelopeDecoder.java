@@ -40,7 +40,10 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
     SourceInfo source =
         sourceBlock == null
             ? SourceInfo.none(origin.timestamp())
-            : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp());
+            : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp())
+                .withStream(
+                    SourceBlocks.stream(
+                        name -> SourceBlocks.get(sourceBlock, name), op.equals("r")));
     if (op.equals("t")) {
       return new ChangeEvent.Truncate(
           origin,

@@ -67,8 +67,16 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
           Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
           return own != null ? own : SourceBlocks.get(value, METADATA_PREFIX + "source_" + name);
         };
-    SourceInfo source = SourceBlocks.read(metadata, origin.timestamp());
     Object opValue = SourceBlocks.get(value, opField);
+    // add.fields=ts_ms gives __ts_ms, Debezium's processing time: only source.ts_ms tells a resend
+    Function<String, Object> sourceOnly =
+        name ->
+            name.equals("ts_ms")
+                ? SourceBlocks.get(value, METADATA_PREFIX + "source_ts_ms")
+                : metadata.apply(name);
+    SourceInfo source =
+        SourceBlocks.read(metadata, origin.timestamp())
+            .withStream(SourceBlocks.stream(sourceOnly, "r".equals(opValue)));
     if ("t".equals(opValue)) {
       return new ChangeEvent.Truncate(
           origin, source, SourceBlocks.positions(metadata, origin.timestamp()));

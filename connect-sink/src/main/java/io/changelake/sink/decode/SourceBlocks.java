@@ -49,6 +49,34 @@ final class SourceBlocks {
     return positions;
   }
 
+  /**
+   * Where the source's log stood (see {@link StreamPosition}): PostgreSQL's last commit LSN from
+   * {@code sequence}, or MySQL's binlog {@code file}/{@code pos}, with {@code ts_ms}; empty for
+   * snapshot reads and when a field is missing. {@code field} must read {@code ts_ms} from the
+   * source block only (a flattened {@code __ts_ms} is Debezium's processing time, new on every
+   * resend).
+   */
+  static Optional<StreamPosition> stream(Function<String, Object> field, boolean snapshotRead) {
+    Object snapshot = field.apply("snapshot");
+    if (snapshotRead
+        || (snapshot != null && !"false".equals(String.valueOf(snapshot)))
+        || !(field.apply("ts_ms") instanceof Number ts)) {
+      return Optional.empty();
+    }
+    Optional<SourcePosition> position = Optional.empty();
+    if (field.apply("lsn") instanceof Number && field.apply("sequence") instanceof String seq) {
+      position =
+          StreamPosition.lastCommitLsn(seq)
+              .map(lsn -> new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn));
+    } else if (field.apply("file") instanceof String file
+        && !file.isEmpty()
+        && field.apply("pos") instanceof Number pos) {
+      position = Optional.of(SourcePosition.binlog(file, pos.longValue()));
+    }
+    String source = text(field.apply("name")).orElse("") + "/" + text(field.apply("db")).orElse("");
+    return position.map(p -> new StreamPosition(source, p, ts.longValue()));
+  }
+
   /** A field's value by name, or null when the struct has no such field. */
   static Object get(Struct struct, String name) {
     if (struct == null) {

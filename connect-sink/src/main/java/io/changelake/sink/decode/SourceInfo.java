@@ -8,10 +8,25 @@ import java.util.Optional;
  * @param db database name
  * @param schema schema name (PostgreSQL, SQL Server)
  * @param table table name
- * @param position the change's position in the source database
+ * @param position the change's position in the source database, which its versions are ordered by
+ * @param stream where the source's log stood, to tell a log that restarted lower; empty when the
+ *     record does not carry it (snapshot reads, flattened records without {@code sequence} or
+ *     {@code file}/{@code pos} and {@code source.ts_ms} in {@code add.fields})
  */
 public record SourceInfo(
-    Optional<String> db, Optional<String> schema, Optional<String> table, SourcePosition position) {
+    Optional<String> db,
+    Optional<String> schema,
+    Optional<String> table,
+    SourcePosition position,
+    Optional<StreamPosition> stream) {
+
+  public SourceInfo(
+      Optional<String> db,
+      Optional<String> schema,
+      Optional<String> table,
+      SourcePosition position) {
+    this(db, schema, table, position, Optional.empty());
+  }
 
   /** A record without a source block, positioned by its Kafka timestamp. */
   public static SourceInfo none(long recordTimestamp) {
@@ -20,5 +35,9 @@ public record SourceInfo(
         Optional.empty(),
         Optional.empty(),
         new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0)));
+  }
+
+  SourceInfo withStream(Optional<StreamPosition> stream) {
+    return new SourceInfo(db, schema, table, position, stream);
   }
 }

@@ -334,10 +334,12 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (table.contains(partition, change.origin().offset())) {
       order.checkContained(change.origin(), own, table);
       order.observe(change.origin().consumed(), own);
+      order.observeStream(change.origin().consumed(), change.source().stream());
       metrics.recordSkipped();
       return;
     }
     table.metrics.recordIn();
+    order.checkStream(change.origin(), change.source().stream(), table);
     Optional<SourcePosition> ordered = order.orderBy(change.origin(), own, table);
     Optional<SourcePosition> truncatedAt = table.truncatedAt();
     if (ordered.isPresent()
@@ -349,13 +351,15 @@ public final class ChangelakeSinkTask extends SinkTask {
       metrics.recordSkipped();
       return;
     }
+    SequenceGroups.checkTopic(
+        table.groups, change.origin().topic(), id.getFullName(), table.settings.name());
     table.sources.add(sourceName(change.origin(), change.source()));
     if (change.isDelete()) {
       switch (table.settings.deletePolicy()) {
         case IGNORE -> {
           return;
         }
-        case DEFAULT, REMOVE_ROW -> {
+        case DEFAULT, REMOVE_ROW, CLEAR_COLUMNS -> {
           if (!table.acceptsDeletes()) {
             throw new RecordException(
                 "Table "
@@ -372,9 +376,10 @@ public final class ChangelakeSinkTask extends SinkTask {
         RowBuilder.build(
             change,
             table.mergeEngine,
+            table.groups,
             table.settings.name(),
             ordered.orElse(SourcePosition.unknown()),
-            schema -> converter(table, schema, change.key()),
+            schema -> converter(table, schema, change.key(), change.origin().topic()),
             key -> table.writer().lookup(key, progress(table)));
     if (ordered.isEmpty()) {
       orderAfterStoredVersion(table, row);
@@ -418,9 +423,9 @@ public final class ChangelakeSinkTask extends SinkTask {
   }
 
   private RowConverter converter(
-      TableState table, Schema schema, org.apache.kafka.connect.data.Struct key) {
+      TableState table, Schema schema, org.apache.kafka.connect.data.Struct key, String topic) {
     RowConverter cached = table.converter(schema);
-    if (cached != null) {
+    if (cached != null && table.grouped(topic)) {
       return cached;
     }
     TableWriter writer = table.writer();
@@ -433,7 +438,14 @@ public final class ChangelakeSinkTask extends SinkTask {
       EvolutionResult result;
       try {
         result =
-            evolver.evolve(catalog, table.id, schema, key == null ? null : key.schema(), policy);
+            evolver.evolve(
+                catalog,
+                table.id,
+                schema,
+                key == null ? null : key.schema(),
+                policy,
+                SequenceGroups.companion(
+                    table.groups, topic, writer.table().primaryKeys(), table.id.getFullName()));
       } catch (Catalog.TableNotExistException e) {
         throw new ConnectException("Table " + table.id.getFullName() + " was dropped", e);
       }
@@ -449,6 +461,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         writer = table.writer();
       }
       mapping = result.fieldMapping();
+      table.groupChecked(topic);
     }
     RowConverter converter =
         RowConverter.compile(
@@ -533,7 +546,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   private TableState table(Identifier id, RowChange first) {
     TableState table = tables.get(id);
     if (table == null) {
-      provisioner.provision(id, config.tableSettings(id.getObjectName()), first);
+      provisioner.provision(
+          id,
+          config.tableSettings(id.getObjectName()),
+          first,
+          router.mayCombineSources(first.origin().topic()));
       table = open(id);
     }
     return table;

@@ -4,6 +4,7 @@ import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.sink.decode.ChangeEvent.Truncate;
 import io.changelake.sink.decode.Origin;
 import io.changelake.sink.decode.SourcePosition;
+import io.changelake.sink.decode.StreamPosition;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,6 +31,10 @@ final class SourceOrder {
   // reached as of the last commit round: a rewind to the committed offsets reads the records after
   // them again, and a tombstone among them must not be ordered after records that follow it
   private final Map<TopicPartition, SourcePosition> reachedAtCommit = new HashMap<>();
+  // the highest stream position per partition with the latest source time seen, and as of the
+  // last commit round (see StreamPosition)
+  private final Map<TopicPartition, StreamPosition> streamReached = new HashMap<>();
+  private final Map<TopicPartition, StreamPosition> streamReachedAtCommit = new HashMap<>();
 
   /**
    * The position to order {@code position} (a record's own, possibly unknown) by, for table {@code
@@ -66,6 +71,50 @@ final class SourceOrder {
     if (position.isKnown()) {
       reached.merge(partition, position, (a, b) -> a.value() >= b.value() ? a : b);
     }
+  }
+
+  /**
+   * Fails when the source's log went back: {@code stream} is below the highest stream position its
+   * partition reached (this task's, or what the table committed), yet its source time is later than
+   * any seen there. Debezium resending changes after a crash also goes back, but its changes are
+   * the very ones seen before, none with a later source time; a log that restarted lower (a MySQL
+   * failover or {@code RESET MASTER}, PostgreSQL on a new cluster) brings new changes, whose
+   * positions would lose against the stored versions of their keys.
+   */
+  void checkStream(Origin origin, Optional<StreamPosition> stream, TableState table) {
+    if (stream.isEmpty()) {
+      return;
+    }
+    StreamPosition now = stream.get();
+    Optional<StreamPosition> high = streamBound(origin.consumed(), table);
+    if (high.isPresent()
+        && high.get().comparableTo(now)
+        && now.position().value() < high.get().position().value()
+        && now.sourceTimestamp() > high.get().sourceTimestamp()) {
+      throw new ConnectException(
+          "Record "
+              + origin.describe()
+              + " for table "
+              + table.id.getFullName()
+              + " was emitted at log position "
+              + now.describe()
+              + " of source '"
+              + now.source()
+              + "', below the "
+              + high.get().describe()
+              + " its partition reached before, yet later in source time than any change before"
+              + " it: the source database's log restarted lower (a MySQL/MariaDB failover or RESET"
+              + " MASTER, PostgreSQL moved to a new cluster), not a resend by Debezium. Its change"
+              + " and every later one of an existing key would lose against the stored versions,"
+              + " which carry the old log's higher positions. Rebuild the tables fed by this topic"
+              + " from the new database (see connect-sink's README, 'Positions going backwards')");
+    }
+    observeStream(origin.consumed(), stream);
+  }
+
+  /** Remembers a stream position seen in a partition (also of records skipped as written). */
+  void observeStream(TopicPartition partition, Optional<StreamPosition> stream) {
+    stream.ifPresent(now -> streamReached.merge(partition, now, StreamPosition::highest));
   }
 
   /**
@@ -113,8 +162,8 @@ final class SourceOrder {
     Map<SourcePartition, String> marks = new HashMap<>();
     Optional<SourcePosition> truncated = table.truncatedAt();
     for (SourcePartition partition : partitions) {
-      new PartitionMark(
-              bound(new TopicPartition(partition.topic(), partition.partition()), table), truncated)
+      TopicPartition tp = new TopicPartition(partition.topic(), partition.partition());
+      new PartitionMark(bound(tp, table), truncated, streamBound(tp, table))
           .encode()
           .ifPresent(mark -> marks.put(partition, mark));
     }
@@ -125,17 +174,29 @@ final class SourceOrder {
   void committed() {
     reachedAtCommit.clear();
     reachedAtCommit.putAll(reached);
+    streamReachedAtCommit.clear();
+    streamReachedAtCommit.putAll(streamReached);
   }
 
   /** Processing goes back to the committed positions. */
   void rewind() {
     reached.clear();
     reached.putAll(reachedAtCommit);
+    streamReached.clear();
+    streamReached.putAll(streamReachedAtCommit);
   }
 
   void forget(Collection<TopicPartition> partitions) {
     partitions.forEach(reached::remove);
     partitions.forEach(reachedAtCommit::remove);
+    partitions.forEach(streamReached::remove);
+    partitions.forEach(streamReachedAtCommit::remove);
+  }
+
+  private Optional<StreamPosition> streamBound(TopicPartition partition, TableState table) {
+    return PartitionMark.highestStream(
+        table.committedMark(partitionOf(partition)).stream(),
+        Optional.ofNullable(streamReached.get(partition)));
   }
 
   private Optional<SourcePosition> bound(TopicPartition partition, TableState table) {

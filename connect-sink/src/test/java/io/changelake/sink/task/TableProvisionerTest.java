@@ -16,6 +16,7 @@ import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.decode.Op;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -66,18 +67,65 @@ class TableProvisionerTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "partial-update|remove-row|partial-update.remove-record-on-delete",
-        "deduplicate|ignore|ignore-delete",
-        "first-row|default|ignore-delete",
+        // one topic: a delete of the topic's sequence group removes the row
+        "partial-update|remove-row|false|partial-update.remove-record-on-sequence-group"
+            + "|_changelake_source_position",
+        // several topics cannot share NOT NULL group sequences: no groups, as before them
+        "partial-update|remove-row|true|partial-update.remove-record-on-delete|true",
+        "partial-update|ignore|true|ignore-delete|true",
+        "deduplicate|ignore|false|ignore-delete|true",
+        "first-row|default|false|ignore-delete|true",
       })
-  void deletePoliciesBecomePaimonOptions(String engine, String policy, String option) {
+  void deletePoliciesBecomePaimonOptions(
+      String engine, String policy, boolean severalTopics, String option, String value) {
     TableSpec spec =
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", engine, "table.delete-policy", policy),
+            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            severalTopics);
+
+    assertThat(spec.options()).containsEntry(option, value);
+  }
+
+  @Test
+  void partialUpdateTablesOfOneTopicGetOneSequenceGroupOverTheirValueColumns() {
+    TableSpec spec =
+        TableProvisioner.spec(
+            ID,
+            settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row"),
             change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
-    assertThat(spec.options()).containsEntry(option, "true");
+    assertThat(spec.rowType().getFieldNames())
+        .containsExactly(
+            "id", "name", "bio", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
+    assertThat(spec.options())
+        .containsEntry(
+            "fields._changelake_source_position,_changelake_kafka_offset.sequence-group",
+            "name,bio")
+        .containsEntry(SequenceGroups.LAYOUT, "one-topic")
+        .doesNotContainKey("partial-update.remove-record-on-delete");
+  }
+
+  @Test
+  void partialUpdateTablesOfSeveralTopicsGetANullableSequenceGroupPerTopic() {
+    TableSpec spec =
+        TableProvisioner.spec(
+            ID,
+            settings(
+                "table.merge-engine", "partial-update", "table.delete-policy", "clear-columns"),
+            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            true);
+
+    List<String> group = SequenceGroups.sequenceNames("customers");
+    assertThat(group)
+        .containsExactly("_changelake_customers_position", "_changelake_customers_offset");
+    assertThat(spec.rowType().getFieldNames()).endsWith(group.toArray(String[]::new));
+    assertThat(spec.rowType().getField(group.get(0)).type().isNullable()).isTrue();
+    assertThat(spec.options())
+        .containsEntry("fields." + String.join(",", group) + ".sequence-group", "name,bio")
+        .containsEntry(SequenceGroups.LAYOUT, "per-topic")
+        .doesNotContainKey("partial-update.remove-record-on-sequence-group");
   }
 
   @Test
@@ -108,6 +156,72 @@ class TableProvisionerTest {
     assertThat(spec.options()).containsEntry("file.format", "orc");
     assertThat(spec.sequenceFields()).containsExactly("bio");
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
+  }
+
+  @Test
+  void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
+    RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+    assertThat(TableProvisioner.spec(ID, settings(), first).options())
+        .containsEntry("changelog-producer.row-deduplicate", "true")
+        .containsEntry(
+            "changelog-producer.row-deduplicate-ignore-fields", SequenceColumns.KAFKA_OFFSET);
+    assertThat(
+            TableProvisioner.spec(ID, settings("table.changelog-producer", "input"), first)
+                .options())
+        .doesNotContainKey("changelog-producer.row-deduplicate");
+    // with sequence columns of the user's own a copy cannot be told from a real no-op update
+    assertThat(
+            TableProvisioner.spec(ID, settings("table.customers.sequence-fields", "bio"), first)
+                .options())
+        .doesNotContainKey("changelog-producer.row-deduplicate");
+    assertThat(
+            TableProvisioner.spec(
+                    ID,
+                    settings("table.customers.option.changelog-producer.row-deduplicate", "false"),
+                    first)
+                .options())
+        .containsEntry("changelog-producer.row-deduplicate", "false");
+  }
+
+  /**
+   * On a real lookup table: a change written a second time (same source position, the Kafka offset
+   * of a re-delivery or of a re-publication) adds no {@code -U/+U} pair to the changelog, while an
+   * UPDATE that changed no value (a new source position) and a real update each add one. The same
+   * writes with deduplication switched off show the extra pair, so the check can fail.
+   */
+  @ParameterizedTest
+  @CsvSource({"true, 2", "false, 4"})
+  void aChangeWrittenTwiceAddsNoUpdatePairToTheLookupChangelog(
+      boolean deduplicate, int expectedPairs, @TempDir Path warehouse) throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(warehouse)) {
+      catalog.createDatabase("lake", true);
+      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      TableSettings settings =
+          deduplicate
+              ? settings("table.buckets", "1")
+              : settings(
+                  "table.buckets",
+                  "1",
+                  "table.customers.option.changelog-producer.row-deduplicate",
+                  "false");
+      FileStoreTable table = new TableProvisioner(catalog).provision(ID, settings, first);
+      List<String> changes =
+          LookupChangelog.writeAndRead(
+              table,
+              warehouse.resolve("spill"),
+              List.of(
+                  List.of(1, "a", "b", 100L, 7L), // the insert
+                  List.of(1, "a", "b", 100L, 7L), // re-delivered by Connect: same offset
+                  List.of(1, "a", "b", 100L, 12L), // re-published by Debezium: a new offset
+                  List.of(1, "a", "b", 130L, 13L), // an UPDATE that changed nothing
+                  List.of(1, "a", "c", 150L, 14L))); // a real update
+
+      assertThat(changes.stream().filter(c -> c.startsWith("-U")).count())
+          .as("-U/+U pairs in %s", changes)
+          .isEqualTo(expectedPairs);
+      assertThat(changes.get(0)).isEqualTo("+I[1, a, b, 100, 7]");
+      assertThat(changes.get(changes.size() - 1)).isEqualTo("+U[1, a, c, 150, 14]");
+    }
   }
 
   @Test
@@ -186,7 +300,8 @@ class TableProvisionerTest {
               current.mergeEngine(),
               current.changelogProducer(),
               current.sequenceFields(),
-              current.options()));
+              // nor had those versions sequence groups
+              Map.of("partial-update.remove-record-on-delete", "true")));
       TableProvisioner provisioner = new TableProvisioner(catalog);
 
       assertThatThrownBy(() -> provisioner.provision(ID, removeRow, first))

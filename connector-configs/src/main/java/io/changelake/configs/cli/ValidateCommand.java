@@ -2,6 +2,7 @@ package io.changelake.configs.cli;
 
 import io.changelake.configs.files.ConnectorFile;
 import io.changelake.configs.files.ConnectorFiles;
+import io.changelake.configs.files.Secrets;
 import io.changelake.configs.rest.ConnectRestException;
 import io.changelake.configs.rest.ValidationReport;
 import java.io.PrintWriter;
@@ -48,7 +49,7 @@ final class ValidateCommand extends ConnectCommand {
     } catch (ConnectRestException e) {
       if (e.status() == 400 || e.status() == 404 || e.status() == 500) {
         // Connect answers this way when the class is not installed on the worker.
-        out.printf("  connector.class: %s%n", e.getMessage());
+        out.printf("  connector.class: %s%n", Secrets.redact(e.getMessage(), file.config()));
         out.flush();
         return false;
       }
@@ -56,7 +57,7 @@ final class ValidateCommand extends ConnectCommand {
     }
     for (ValidationReport.KeyReport key : report.keysWithErrors()) {
       for (String error : key.errors()) {
-        out.printf("  %s: %s%n", key.name(), error);
+        out.printf("  %s: %s%n", key.name(), Secrets.redact(error, file.config()));
       }
     }
     out.println(

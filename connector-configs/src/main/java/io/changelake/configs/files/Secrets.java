@@ -1,5 +1,6 @@
 package io.changelake.configs.files;
 
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -15,13 +16,17 @@ public final class Secrets {
       Pattern.compile(
           "(?i).*(password|passwd|secret|token|credential|private[._-]?key|access[._-]?key"
               + "|api[._-]?key|jaas\\.config|ssl\\.key).*");
+  // names a mechanism, not a secret: paimon.s3.aws.credentials.provider, paimon.token.provider
+  private static final Pattern PROVIDER_KEY = Pattern.compile("(?i).*[._-]providers?$");
   private static final Pattern REFERENCE = Pattern.compile("^\\$\\{[A-Za-z0-9_.-]+:[^}]*}$");
+  // shorter values would mask ordinary words in the text around them
+  private static final int MIN_REDACTED_LENGTH = 4;
 
   private Secrets() {}
 
   /** True for keys whose values are credentials. */
   public static boolean isSensitive(String key) {
-    return SENSITIVE_KEY.matcher(key).matches();
+    return SENSITIVE_KEY.matcher(key).matches() && !PROVIDER_KEY.matcher(key).matches();
   }
 
   /** True when the whole value is one config-provider reference. */
@@ -47,5 +52,27 @@ public final class Secrets {
       return HIDDEN;
     }
     return value;
+  }
+
+  /**
+   * {@code text} (an error message or trace from Connect) with every literal credential of {@code
+   * config} replaced by {@link #HIDDEN}: Connect's messages may quote a value they reject, and a
+   * plugin's exception may carry what it was given.
+   */
+  public static String redact(String text, Map<String, String> config) {
+    if (text == null) {
+      return null;
+    }
+    String redacted = text;
+    for (Map.Entry<String, String> entry : config.entrySet()) {
+      String value = entry.getValue();
+      if (isSensitive(entry.getKey())
+          && value != null
+          && value.length() >= MIN_REDACTED_LENGTH
+          && !isReference(value)) {
+        redacted = redacted.replace(value, HIDDEN);
+      }
+    }
+    return redacted;
   }
 }

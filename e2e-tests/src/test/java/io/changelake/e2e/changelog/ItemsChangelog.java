@@ -31,6 +31,17 @@ public final class ItemsChangelog {
       String topic,
       Supplier<String> failure,
       Duration timeout) {
+    awaitEqualsDatabase(connect.bootstrapServers(), pg, database, topic, failure, timeout);
+  }
+
+  /** As {@link #awaitEqualsDatabase}, reading the topic from the broker at {@code bootstrap}. */
+  public static void awaitEqualsDatabase(
+      String bootstrap,
+      PostgresServer pg,
+      String database,
+      String topic,
+      Supplier<String> failure,
+      Duration timeout) {
     Map<Integer, String> expected = new TreeMap<>();
     for (Map<String, Object> row : DbTableReader.read(pg, database, "public", "items").rows()) {
       expected.put((Integer) row.get("id"), row.get("qty") + "|" + row.get("note"));
@@ -41,7 +52,8 @@ public final class ItemsChangelog {
         .untilAsserted(
             () -> {
               assertThat(failure.get()).isNull();
-              ChangelogReplay replay = ChangelogReplay.of(connect.readAll(topic, true));
+              ChangelogReplay replay =
+                  ChangelogReplay.of(ConnectPlatform.readAll(bootstrap, topic, true));
               assertThat(replay.violations()).as("changelog chain").isEmpty();
               Map<Integer, String> rows = new TreeMap<>();
               for (JsonNode after : replay.state().values()) {

@@ -2,12 +2,20 @@ package io.changelake.e2e.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changelake.e2e.compare.DbTableReader;
+import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -33,9 +41,19 @@ import org.junit.jupiter.api.Test;
  * written after the truncate survive it whichever partition or task consumed them first. A topic
  * deleted and created again (its offsets start at 0 again) stops the sink with an error instead of
  * its records being skipped as already written.
+ *
+ * <p>A source whose log restarted lower (crafted PostgreSQL envelopes whose commit LSNs drop while
+ * their source time goes on, as after a move to a new cluster) stops the sink, as envelopes and as
+ * rows flattened with {@code add.fields}; the same changes sent again (as Debezium does after a
+ * crash) do not. Concurrent transactions on a real PostgreSQL, whose change LSNs go back within a
+ * partition, do not stop it either.
  */
 class ChangeOrderTest extends PipelineTestBase {
   private static final String UNWRAP = "io.debezium.transforms.ExtractNewRecordState";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  // what the flattening sinks below ask ExtractNewRecordState to keep: the stream check needs the
+  // sequence (PostgreSQL's last commit LSN) and the source time
+  private static final String ADD_FIELDS = "op,lsn,sequence,source.ts_ms";
 
   @Test
   void sinkSideUnwrapAppliesTombstoneDeletesAfterEveryRestart() {
@@ -131,6 +149,163 @@ class ChangeOrderTest extends PipelineTestBase {
     connect.delete(sink);
   }
 
+  @Test
+  void aSourceLogThatRestartedLowerStopsTheSinkWhileAResendDoesNot() {
+    String topic = "lr.public.items";
+    connect.createTopic(topic, 2);
+    for (int id = 0; id < 10; id++) {
+      produce(topic, id, "first", 90_000 + 100L * id, 1_000 + id);
+    }
+    // two sinks on the topic: envelopes, and rows flattened with add.fields
+    connect.deploy("lr-envelope-sink", crafted(topic, "lr_envelope", Map.of()), 1);
+    Map<String, String> flat = new HashMap<>(sinkSideUnwrap("flattened", false));
+    flat.put("transforms.unwrap.add.fields", ADD_FIELDS);
+    flat.put("route.regex.rules", "lr\\.public\\.(.*)=>$1");
+    connect.deploy("lr-flat-sink", crafted(topic, "lr_flat", flat), 1);
+    List<String> sinks = List.of("lr-envelope-sink", "lr-flat-sink");
+    List<String> databases = List.of("lr_envelope", "lr_flat");
+    awaitNames(databases, Map.of(0, "first", 9, "first"));
+
+    // Debezium restarted after a crash and sends changes 5-9 again, then goes on
+    for (int id = 5; id < 10; id++) {
+      produce(topic, id, "first", 90_000 + 100L * id, 1_000 + id);
+    }
+    produce(topic, 3, "updated", 91_000, 1_010);
+    awaitNames(databases, Map.of(3, "updated", 9, "first"));
+    for (String sink : sinks) {
+      assertThat(connect.failure(sink)).as(sink).isNull();
+    }
+
+    // the database moved to a new cluster: its LSNs start far lower, its changes come later
+    produce(topic, 4, "on the new cluster", 500, 60_000);
+    long offset =
+        ConnectPlatform.readAll(connect.bootstrapServers(), topic, false).stream()
+                .filter(r -> r.partition() == 0)
+                .count()
+            - 1;
+    for (String sink : sinks) {
+      Awaitility.await()
+          .atMost(CATCH_UP)
+          .until(() -> connect.failure(sink) != null && connect.failure(sink).contains("lower"));
+      assertThat(connect.failure(sink))
+          .contains(topic + "-0@" + offset)
+          .contains("postgres_lsn 500 (source.ts_ms 60000)")
+          .contains("postgres_lsn 90800 (source.ts_ms 1008)")
+          .contains("restarted lower")
+          .contains("Positions going backwards");
+    }
+    // the change that would have lost against the stored row was not taken as applied
+    awaitNames(databases, Map.of(4, "first"));
+    sinks.forEach(connect::delete);
+  }
+
+  @Test
+  void concurrentTransactionsWhoseChangeLsnsGoBackDoNotStopTheSink() throws Exception {
+    String db = "ct";
+    createItems(db);
+    Map<String, String> source = new HashMap<>(DebeziumPostgres.config(pg, db, db, "public.items"));
+    source.put("topic.creation.default.partitions", "2");
+    connect.deploy(db + "-pg", source, 1);
+    Map<String, String> envelopeSink =
+        new HashMap<>(ChangelakeConnectors.sink(warehouse, db + "\\..*", db));
+    envelopeSink.put("tasks.max", "2");
+    connect.deploy(db + "-sink", envelopeSink, 2);
+    Map<String, String> flatSink =
+        new HashMap<>(ChangelakeConnectors.sink(warehouse, db + "\\..*", db + "_flat"));
+    flatSink.putAll(sinkSideUnwrap("flattened", false));
+    flatSink.put("transforms.unwrap.add.fields", ADD_FIELDS);
+    flatSink.put("route.regex.rules", db + "\\.public\\.(.*)=>$1");
+    connect.deploy(db + "-flat-sink", flatSink, 1);
+    awaitLakeEqualsDatabase(db, "items");
+
+    // each round: T1 writes first, T2 writes and commits, T1 writes again and commits last; T1's
+    // first change has a lower LSN than T2's but comes after it in the topic
+    try (Connection t1 = pg.connect(db);
+        Connection t2 = pg.connect(db);
+        Statement s1 = t1.createStatement();
+        Statement s2 = t2.createStatement()) {
+      t1.setAutoCommit(false);
+      t2.setAutoCommit(false);
+      for (int round = 0; round < 20; round++) {
+        s1.executeUpdate("UPDATE items SET v = v + 1 WHERE id % 20 = " + round);
+        s2.executeUpdate("UPDATE items SET v = v * 2 WHERE id % 20 = " + (19 - round));
+        s2.executeUpdate("INSERT INTO items VALUES (" + (1000 + round) + ", 't2', " + round + ")");
+        t2.commit();
+        s1.executeUpdate("UPDATE items SET name = 't1 " + round + "' WHERE id % 20 = " + round);
+        t1.commit();
+      }
+    }
+    awaitLakeEqualsDatabase(db, "items");
+    TableComparison.awaitEqual(
+        () -> DbTableReader.read(pg, db, "public", "items"),
+        lakeTable(db + "_flat", "items"),
+        CATCH_UP,
+        () -> connect.failure(db + "-flat-sink"));
+    assertThat(connect.failure(db + "-pg", db + "-sink", db + "-flat-sink")).isNull();
+    // the stream really had change LSNs going back within a partition
+    assertThat(lsnDropsWithinPartitions(db + ".public.items")).isPositive();
+  }
+
+  /** How many records carry a lower change LSN than a record before them in their partition. */
+  private static int lsnDropsWithinPartitions(String topic) throws Exception {
+    Map<Integer, Long> highest = new HashMap<>();
+    int drops = 0;
+    for (ConsumerRecord<byte[], byte[]> r :
+        ConnectPlatform.readAll(connect.bootstrapServers(), topic, false)) {
+      if (r.value() == null) {
+        continue;
+      }
+      JsonNode source = JSON.readTree(r.value()).path("payload").path("source");
+      if (!"false".equals(source.path("snapshot").asText())) {
+        continue;
+      }
+      long lsn = source.path("lsn").asLong();
+      Long before = highest.get(r.partition());
+      if (before != null && lsn < before) {
+        drops++;
+      }
+      highest.merge(r.partition(), lsn, Math::max);
+    }
+    return drops;
+  }
+
+  private static Map<String, String> crafted(
+      String topic, String database, Map<String, String> overrides) {
+    Map<String, String> config =
+        new HashMap<>(ChangelakeConnectors.sink(warehouse, topic, database));
+    config.remove("topics.regex");
+    config.put("topics", topic);
+    config.put("input.format", "envelope");
+    config.putAll(overrides);
+    return config;
+  }
+
+  /** Waits until each Paimon database's {@code items} has these names for these ids. */
+  private static void awaitNames(List<String> databases, Map<Integer, String> names) {
+    for (String database : databases) {
+      Awaitility.await()
+          .atMost(CATCH_UP)
+          .ignoreExceptions()
+          .untilAsserted(
+              () -> {
+                Map<Integer, String> found = new HashMap<>();
+                for (Map<String, Object> row : lakeTable(database, "items").read()) {
+                  found.put((Integer) row.get("id"), (String) row.get("name"));
+                }
+                assertThat(found).as(database).containsAllEntriesOf(names);
+              });
+    }
+  }
+
+  /** Produces a PostgreSQL envelope of key {@code id} to partition {@code id % 2}. */
+  private static void produce(String topic, int id, String name, long lastCommitLsn, long tsMs) {
+    connect
+        .cluster()
+        .kafka()
+        .produce(
+            topic, id % 2, key(id), envelope(id, name, lastCommitLsn + 10, lastCommitLsn, tsMs));
+  }
+
   private static String key(int id) {
     return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":"
         + "[{\"field\":\"id\",\"type\":\"int32\",\"optional\":false}]},"
@@ -141,15 +316,27 @@ class ChangeOrderTest extends PipelineTestBase {
 
   /** A Debezium PostgreSQL insert envelope, as JsonConverter with schemas writes it. */
   private static String envelope(int id, String name, long lsn) {
+    return envelope(id, name, lsn, null, 0);
+  }
+
+  /**
+   * A Debezium PostgreSQL change envelope; with {@code lastCommitLsn} it carries {@code sequence}
+   * and {@code ts_ms} too.
+   */
+  private static String envelope(int id, String name, long lsn, Long lastCommitLsn, long tsMs) {
     String row =
         "{\"type\":\"struct\",\"optional\":true,\"fields\":["
             + "{\"field\":\"id\",\"type\":\"int32\",\"optional\":false},"
             + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true}],\"field\":\"%s\"}";
     String source =
         "{\"type\":\"struct\",\"optional\":false,\"field\":\"source\",\"fields\":["
+            + "{\"field\":\"name\",\"type\":\"string\",\"optional\":false},"
             + "{\"field\":\"db\",\"type\":\"string\",\"optional\":false},"
             + "{\"field\":\"schema\",\"type\":\"string\",\"optional\":false},"
             + "{\"field\":\"table\",\"type\":\"string\",\"optional\":false},"
+            + "{\"field\":\"snapshot\",\"type\":\"string\",\"optional\":true},"
+            + "{\"field\":\"ts_ms\",\"type\":\"int64\",\"optional\":false},"
+            + "{\"field\":\"sequence\",\"type\":\"string\",\"optional\":true},"
             + "{\"field\":\"lsn\",\"type\":\"int64\",\"optional\":true}]}";
     String schema =
         "{\"type\":\"struct\",\"optional\":false,\"name\":\"rc.public.items.Envelope\","
@@ -160,13 +347,19 @@ class ChangeOrderTest extends PipelineTestBase {
             + ","
             + source
             + ",{\"field\":\"op\",\"type\":\"string\",\"optional\":false}]}";
+    String sequence =
+        lastCommitLsn == null ? "null" : "\"[\\\"" + lastCommitLsn + "\\\",\\\"" + lsn + "\\\"]\"";
     String payload =
         "{\"before\":null,\"after\":{\"id\":"
             + id
             + ",\"name\":\""
             + name
-            + "\"},\"source\":{\"db\":\"rc\",\"schema\":\"public\",\"table\":\"items\","
-            + "\"lsn\":"
+            + "\"},\"source\":{\"name\":\"rc\",\"db\":\"rc\",\"schema\":\"public\","
+            + "\"table\":\"items\",\"snapshot\":\"false\",\"ts_ms\":"
+            + tsMs
+            + ",\"sequence\":"
+            + sequence
+            + ",\"lsn\":"
             + lsn
             + "},\"op\":\"c\"}";
     return "{\"schema\":" + schema + ",\"payload\":" + payload + "}";

@@ -1,0 +1,100 @@
+package io.changelake.sink.decode;
+
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * Where the source database's log stood when Debezium emitted a change: a number that never
+ * decreases in a partition of a healthy stream, unlike the position the change is ordered by.
+ *
+ * <p>PostgreSQL: the commit LSN of the transaction before the change's (the first element of
+ * Debezium's {@code source.sequence}). Debezium emits transactions in commit order, so that number
+ * only grows, while a change's own LSN does not (a transaction that started earlier and committed
+ * later carries smaller LSNs). MySQL/MariaDB: binlog file and position, which are in commit order.
+ * Snapshot reads have none (their position is the snapshot's, not the log's).
+ *
+ * <p>Two things make a partition's stream position go down. Debezium sending changes again after a
+ * crash (at-least-once): the changes are the same, with the same {@code source.ts_ms} (commit time
+ * in the source), so none is later than the latest source time already seen. A source whose log
+ * restarted lower (a MySQL failover or {@code RESET MASTER}, PostgreSQL moved to a new cluster):
+ * new changes, committed after everything before them, so with a later source time. The sink stops
+ * on the second (see the task's {@code SourceOrder}).
+ *
+ * @param source the Debezium logical name and database ({@code source.name}/{@code source.db}):
+ *     positions of different sources feeding one partition are never compared
+ * @param position the log position, of kind {@code POSTGRES_LSN} or {@code BINLOG}
+ * @param sourceTimestamp {@code source.ts_ms}; for a partition's high mark, the highest one seen
+ */
+public record StreamPosition(String source, SourcePosition position, long sourceTimestamp) {
+  private static final char SEPARATOR = '@';
+
+  /** True when {@code other} is from the same source and log: then the two can be compared. */
+  public boolean comparableTo(StreamPosition other) {
+    return source.equals(other.source) && position.kind() == other.position.kind();
+  }
+
+  /**
+   * The higher of two comparable positions with the later of their source times, else {@code
+   * newer}: a partition's high mark.
+   */
+  public static StreamPosition highest(StreamPosition older, StreamPosition newer) {
+    if (!older.comparableTo(newer)) {
+      return newer;
+    }
+    SourcePosition position =
+        older.position.value() >= newer.position.value() ? older.position : newer.position;
+    return new StreamPosition(
+        newer.source, position, Math.max(older.sourceTimestamp, newer.sourceTimestamp));
+  }
+
+  /** {@code KIND:value@ts@source}, as stored in commit marks; {@link #parse} reads it back. */
+  public String encode() {
+    return position.encode()
+        + SEPARATOR
+        + sourceTimestamp
+        + SEPARATOR
+        + URLEncoder.encode(source, StandardCharsets.UTF_8);
+  }
+
+  /** Reads what {@link #encode} wrote. */
+  public static StreamPosition parse(String text) {
+    int first = text.indexOf(SEPARATOR);
+    int second = first < 0 ? -1 : text.indexOf(SEPARATOR, first + 1);
+    if (second < 0) {
+      throw new IllegalArgumentException("Malformed stream position '" + text + "'");
+    }
+    return new StreamPosition(
+        URLDecoder.decode(text.substring(second + 1), StandardCharsets.UTF_8),
+        SourcePosition.parse(text.substring(0, first)),
+        Long.parseLong(text.substring(first + 1, second)));
+  }
+
+  /** {@code kind value (source.ts_ms t)}, for messages. */
+  public String describe() {
+    return position.describe() + " (source.ts_ms " + sourceTimestamp + ")";
+  }
+
+  /**
+   * The first element of PostgreSQL's {@code source.sequence}, {@code ["<last commit
+   * LSN>","<LSN>"]} (JSON text); empty when it is null (the first transaction after a fresh start)
+   * or malformed.
+   */
+  static Optional<Long> lastCommitLsn(String sequence) {
+    String s = sequence.trim();
+    if (!s.startsWith("[")) {
+      return Optional.empty();
+    }
+    int comma = s.indexOf(',');
+    String first = s.substring(1, comma < 0 ? s.length() - 1 : comma).trim();
+    if (first.startsWith("\"") && first.endsWith("\"") && first.length() >= 2) {
+      first = first.substring(1, first.length() - 1);
+    }
+    try {
+      return Optional.of(Long.parseLong(first));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+}
