@@ -130,6 +130,8 @@ public final class ChangelakeSourceConnector extends SourceConnector {
     for (List<TableAssignment> assignments : split) {
       Map<String, String> taskProps = new HashMap<>(props);
       taskProps.put(ChangelakeSourceTask.TASK_TABLES, TableAssignment.encode(assignments));
+      // Connect numbers tasks in list order; the task needs its number for its JMX metric names
+      taskProps.put(ChangelakeSourceTask.TASK_ID, String.valueOf(configs.size()));
       configs.add(taskProps);
     }
     return configs;

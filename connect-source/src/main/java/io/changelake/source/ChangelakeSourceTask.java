@@ -61,6 +61,9 @@ public final class ChangelakeSourceTask extends SourceTask {
   /** Task config key holding the task's tables, set by the connector. */
   static final String TASK_TABLES = "task.tables";
 
+  /** Task config key holding the task's number (Connect's task id), set by the connector. */
+  static final String TASK_ID = "changelake.task.id";
+
   private static final long PRODUCER_BEHIND_WAIT_MS = 20;
 
   private final Object sleeper = new Object();
@@ -109,7 +112,9 @@ public final class ChangelakeSourceTask extends SourceTask {
         new SnapshotTransactions(
             context.transactionContext(), config.transactionMaxDuration(), System::nanoTime);
     outages = new OutageTracker("Source task of " + connectorName, config.retrySettings());
-    metrics = SourceMetrics.of(context);
+    metrics =
+        SourceMetrics.of(
+            context, connectorName, Integer.parseInt(props.getOrDefault(TASK_ID, "0")));
     metrics.outages(outages);
     this.props = Map.copyOf(props);
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.changelake.sink.Versions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -44,6 +45,10 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   private static final byte[] ENVELOPE_START = "{\"schema\":".getBytes(StandardCharsets.UTF_8);
   private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
+  // JsonConverter's fixed-schema option (Kafka 4.1+). Read from the raw configs, not through
+  // JsonConverterConfig.schemaContent(): a 3.9 or 4.0 worker's JsonConverterConfig has no such
+  // method (NoSuchMethodError at configure) and ignores the option anyway.
+  private static final String SCHEMA_CONTENT_CONFIG = "schema.content";
 
   private final JsonConverter delegate = new JsonConverter();
   // the same parser leniency as JsonConverter's deserializer
@@ -61,8 +66,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   @Override
   public String version() {
-    String version = CachingJsonConverter.class.getPackage().getImplementationVersion();
-    return version == null ? "unknown" : version;
+    return Versions.VERSION;
   }
 
   @Override
@@ -83,13 +87,20 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
   public void configure(Map<String, ?> configs) {
     delegate.configure(configs);
     JsonConverterConfig config = new JsonConverterConfig(configs);
-    fastPath = config.schemasEnabled() && config.schemaContent() == null;
+    boolean fixedSchema = fixedSchema(configs);
+    fastPath = config.schemasEnabled() && !fixedSchema;
     schemaCache = new SchemaCache(config.schemaCacheSize());
     payloadReader = new PayloadReader(config.replaceNullWithDefault());
     schemasEnabled = config.schemasEnabled();
-    fastWrites = config.schemaContent() == null && config.decimalFormat() == DecimalFormat.BASE64;
+    fastWrites = !fixedSchema && config.decimalFormat() == DecimalFormat.BASE64;
     writtenSchemas = new WrittenSchemas(config.schemaCacheSize(), delegate);
     payloadWriter = new PayloadWriter(config.replaceNullWithDefault());
+  }
+
+  /** Whether JsonConverter is told a fixed schema (it then reads payloads without an envelope). */
+  private static boolean fixedSchema(Map<String, ?> configs) {
+    Object content = configs.get(SCHEMA_CONTENT_CONFIG);
+    return content != null && !content.toString().isEmpty();
   }
 
   @Override

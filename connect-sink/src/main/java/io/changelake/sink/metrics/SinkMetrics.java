@@ -2,34 +2,27 @@ package io.changelake.sink.metrics;
 
 import io.changelake.lsm.fault.Dependency;
 import io.changelake.lsm.fault.OutageTracker;
+import io.changelake.metrics.MetricsRegistries;
+import io.changelake.metrics.MetricsRegistry;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Gauge;
-import org.apache.kafka.common.metrics.PluginMetrics;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
- * Metrics of one sink task and of each table it writes, registered through Connect's plugin metrics
- * (KIP-877). The worker publishes them under {@code
- * kafka.connect:type=plugins,connector=<name>,task=<id>} with a {@code table} tag for table
- * metrics, so they appear in JMX next to Connect's own task metrics.
+ * Metrics of one sink task and of each table it writes, published through Connect's plugin metrics
+ * (KIP-877) on Kafka 4.1+ workers and through plain JMX on 3.9 and 4.0 ({@link MetricsRegistries}),
+ * under {@code kafka.connect:type=plugins,connector=<name>,task=<id>} with a {@code table} tag for
+ * table metrics, so they appear in JMX next to Connect's own task metrics.
  */
 public final class SinkMetrics implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(SinkMetrics.class);
-
-  private final PluginMetrics plugin;
-  private volatile boolean nameTakenLogged;
+  private final MetricsRegistry registry;
   private final Map<String, TableMetrics> tables = new HashMap<>();
   // the compactor thread registers compaction metrics while the task thread registers its own
   private final Map<String, CompactionMetrics> compactions =
       new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.List<MetricName> registered =
-      java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
   private final AtomicLong recordsIn = new AtomicLong();
   private final AtomicLong recordsSkipped = new AtomicLong();
@@ -37,9 +30,14 @@ public final class SinkMetrics implements AutoCloseable {
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lastCommitMs = new AtomicLong();
 
-  /** {@code plugin} may be null (tests without a worker): then nothing is published. */
-  public SinkMetrics(PluginMetrics plugin) {
-    this.plugin = plugin;
+  /** The metrics of sink task {@code task} of {@code connector}, published as the worker allows. */
+  public static SinkMetrics of(SinkTaskContext context, String connector, int task) {
+    return new SinkMetrics(MetricsRegistries.forSinkTask(context, connector, task));
+  }
+
+  /** {@code registry} may be null (tests without a worker): then nothing is published. */
+  public SinkMetrics(MetricsRegistry registry) {
+    this.registry = registry == null ? MetricsRegistry.NONE : registry;
     gauge(
         "records-in-total", "Records received by the task.", new LinkedHashMap<>(), recordsIn::get);
     gauge(
@@ -124,37 +122,11 @@ public final class SinkMetrics implements AutoCloseable {
 
   <T> void gauge(
       String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
-    if (plugin == null) {
-      return;
-    }
-    MetricName metricName = plugin.metricName(name, description, tags);
-    try {
-      plugin.addMetric(metricName, (Gauge<T>) (config, now) -> value.get());
-    } catch (IllegalArgumentException taken) {
-      // The previous instance of this task still holds the name: Connect gave up waiting for its
-      // stop (a consumer or producer call blocked while the broker was away) and starts this one
-      // meanwhile; the worker removes that instance's metrics only once it has ended. A metric is
-      // not worth failing the task for (it did, for good, in e2e BrokerRestartTest).
-      if (!nameTakenLogged) {
-        nameTakenLogged = true;
-        LOG.warn(
-            "Metric {} (and maybe others) is still registered by the previous instance of this"
-                + " task, which has not finished stopping; this instance does not publish it"
-                + " until the task is restarted",
-            metricName);
-      }
-      return;
-    }
-    registered.add(metricName);
+    registry.gauge(name, description, tags, value);
   }
 
   @Override
   public void close() {
-    synchronized (registered) {
-      if (plugin != null) {
-        registered.forEach(plugin::removeMetric);
-      }
-      registered.clear();
-    }
+    registry.close();
   }
 }

@@ -42,7 +42,6 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.errors.RetriableException;
@@ -113,7 +112,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
     users = new CommitUsers(connector);
     // the compactor, opened with the lake, publishes into the task's metrics
-    metrics = new SinkMetrics(pluginMetrics());
+    metrics = SinkMetrics.of(context, connector, taskId);
     outages = new OutageTracker("Sink task " + taskId + " of " + connector, config.retrySettings());
     try {
       openLake();
@@ -183,15 +182,6 @@ public final class ChangelakeSinkTask extends SinkTask {
     pool = null;
     provisioner = null;
     catalog = null;
-  }
-
-  private PluginMetrics pluginMetrics() {
-    try {
-      return context.pluginMetrics();
-    } catch (UnsupportedOperationException e) {
-      LOG.warn("The worker offers no plugin metrics; the sink publishes none", e);
-      return null;
-    }
   }
 
   @Override

@@ -355,6 +355,19 @@ class CachingJsonConverterTest {
     assertSameConversion("{\"a\":1,\"b\":[true,null]}".getBytes(StandardCharsets.UTF_8), config);
   }
 
+  @Test
+  void withAFixedSchemaContentReadsBarePayloadsLikeJsonConverter() {
+    Map<String, Object> config =
+        Map.of(
+            "schemas.enable",
+            "true",
+            "schema.content",
+            "{\"type\":\"struct\",\"fields\":[{\"field\":\"id\",\"type\":\"int32\"}]}");
+    CachingJsonConverter converter =
+        assertSameConversion("{\"id\":42}".getBytes(StandardCharsets.UTF_8), config);
+    assertThat(converter.fastConversions()).as("JsonConverter converted it").isZero();
+  }
+
   private static CachingJsonConverter assertSameConversion(
       byte[] message, Map<String, Object> config) {
     JsonConverter reference = jsonConverter(config);

@@ -2,6 +2,7 @@ package io.changelake.sink.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changelake.metrics.PluginMetricsRegistry;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Metrics;
@@ -21,11 +22,12 @@ class SinkMetricsTest {
       throws Exception {
     try (Metrics worker = new Metrics()) {
       PluginMetricsImpl previousPlugin = new PluginMetricsImpl(worker, TASK);
-      SinkMetrics previous = new SinkMetrics(previousPlugin);
+      SinkMetrics previous = new SinkMetrics(PluginMetricsRegistry.wrap(previousPlugin));
       previous.recordIn();
 
       // before the fix: IllegalArgumentException "A metric named ... already exists", task FAILED
-      SinkMetrics next = new SinkMetrics(new PluginMetricsImpl(worker, TASK));
+      SinkMetrics next =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
       next.recordIn();
       next.recordIn();
 

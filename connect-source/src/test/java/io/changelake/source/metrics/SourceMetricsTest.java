@@ -2,6 +2,7 @@ package io.changelake.source.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changelake.metrics.PluginMetricsRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
@@ -22,11 +23,12 @@ class SourceMetricsTest {
       throws Exception {
     try (Metrics worker = new Metrics()) {
       PluginMetricsImpl previousPlugin = new PluginMetricsImpl(worker, TASK);
-      SourceMetrics previous = new SourceMetrics(previousPlugin);
+      SourceMetrics previous = new SourceMetrics(PluginMetricsRegistry.wrap(previousPlugin));
       previous.table("db.a").recordsOut(3);
 
       // before the fix: IllegalArgumentException "A metric named ... already exists"
-      SourceMetrics next = new SourceMetrics(new PluginMetricsImpl(worker, TASK));
+      SourceMetrics next =
+          new SourceMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
       next.table("db.a").recordsOut(5);
       next.table("db.b").recordsOut(7);
 

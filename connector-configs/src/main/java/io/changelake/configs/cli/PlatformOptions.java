@@ -35,7 +35,7 @@ final class PlatformOptions {
       names = "--plugin-archive",
       paramLabel = "ZIP",
       description =
-          "The Changelake plugin archive (default: changelake-connect-*.zip next to the CLI jar).")
+          "The Changelake plugin archive (default: changelake-kafka-connect-*.zip next to the CLI jar).")
   Path pluginArchive;
 
   @Option(

@@ -21,7 +21,7 @@ import java.util.zip.ZipInputStream;
  * Debezium PostgreSQL connector, each in its own directory so Connect isolates them.
  */
 public final class PluginInstaller {
-  static final String ARCHIVE_PREFIX = "changelake-connect-";
+  static final String ARCHIVE_PREFIX = "changelake-kafka-connect-";
   static final String DEBEZIUM_POSTGRES = "debezium-postgres";
 
   private PluginInstaller() {}
@@ -62,8 +62,14 @@ public final class PluginInstaller {
     try {
       Files.createDirectories(pluginsDir);
       if (archive.isPresent()) {
-        Path target = pluginsDir.resolve("changelake-connect");
-        deleteTree(target);
+        // the archive's folder carries its version: drop every earlier one (and the unversioned
+        // folder of archives before 0.1), or two builds would both be loaded
+        try (DirectoryStream<Path> earlier =
+            Files.newDirectoryStream(pluginsDir, "changelake-{connect,kafka-connect-*}")) {
+          for (Path old : earlier) {
+            deleteTree(old);
+          }
+        }
         unzip(archive.get(), pluginsDir);
         installed.add(pluginsDir);
       }

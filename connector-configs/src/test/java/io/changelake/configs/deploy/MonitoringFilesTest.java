@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.lsm.fault.RetrySettings;
+import io.changelake.metrics.PluginMetricsRegistry;
 import io.changelake.sink.metrics.SinkMetrics;
 import io.changelake.source.metrics.SourceMetrics;
 import java.lang.management.ManagementFactory;
@@ -65,11 +66,17 @@ class MonitoringFilesTest {
         new OutageTracker(
             "t",
             new RetrySettings(Duration.ofSeconds(1), Duration.ofMillis(1), Duration.ofMillis(1)));
-    sink = new SinkMetrics(new PluginMetricsImpl(metrics, taskTags("monitoring-test-sink")));
+    sink =
+        new SinkMetrics(
+            PluginMetricsRegistry.wrap(
+                new PluginMetricsImpl(metrics, taskTags("monitoring-test-sink"))));
     sink.table("shop.customers");
     sink.compaction("shop.customers");
     sink.outages(outages);
-    source = new SourceMetrics(new PluginMetricsImpl(metrics, taskTags("monitoring-test-source")));
+    source =
+        new SourceMetrics(
+            PluginMetricsRegistry.wrap(
+                new PluginMetricsImpl(metrics, taskTags("monitoring-test-source"))));
     source.table("shop.customers");
     source.outages(outages);
   }

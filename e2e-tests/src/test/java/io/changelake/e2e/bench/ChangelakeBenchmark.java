@@ -730,8 +730,7 @@ class ChangelakeBenchmark {
    * module's classpath); Kafka and Jackson classes come from the test classpath, as on a worker.
    */
   static org.apache.kafka.connect.storage.Converter cachingConverter() {
-    try (Stream<Path> jars =
-        Files.list(ConnectPlatform.pluginPath().resolve("changelake-connect/lib"))) {
+    try (Stream<Path> jars = Files.list(ConnectPlatform.pluginFolder().resolve("lib"))) {
       Path sinkJar =
           jars.filter(p -> p.getFileName().toString().startsWith("connect-sink-"))
               .findFirst()

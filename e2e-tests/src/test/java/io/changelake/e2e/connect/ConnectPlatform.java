@@ -85,6 +85,23 @@ public final class ConnectPlatform implements AutoCloseable {
   }
 
   /**
+   * The unpacked archive itself ({@code changelake-kafka-connect-<version>}, Confluent Hub's
+   * layout: {@code manifest.json}, {@code lib/}, {@code etc/}, {@code doc/}) inside {@link
+   * #pluginPath()}.
+   */
+  public static Path pluginFolder() {
+    Path folder =
+        pluginPath()
+            .resolve("changelake-kafka-connect-" + System.getProperty("changelake.version"));
+    if (!Files.isDirectory(folder)) {
+      throw new IllegalStateException(
+          folder
+              + " is missing: the plugin archive was not unpacked; run mvn -pl e2e-tests verify");
+    }
+    return folder;
+  }
+
+  /**
    * The existing folder a system property set by e2e-tests/pom.xml names, with a fix when it is
    * missing (the test was started outside Maven).
    */

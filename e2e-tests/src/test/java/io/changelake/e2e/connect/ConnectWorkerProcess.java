@@ -35,14 +35,24 @@ public final class ConnectWorkerProcess implements AutoCloseable {
   private final Path propsFile;
   private final int restPort;
   private final String maxHeap;
+  private final String classPath;
+  private final List<String> jvmArgs;
   private final List<Path> logs = new ArrayList<>();
   private Process process;
 
-  private ConnectWorkerProcess(Path dir, Path propsFile, int restPort, String maxHeap) {
+  private ConnectWorkerProcess(
+      Path dir,
+      Path propsFile,
+      int restPort,
+      String maxHeap,
+      String classPath,
+      List<String> jvmArgs) {
     this.dir = dir;
     this.propsFile = propsFile;
     this.restPort = restPort;
     this.maxHeap = maxHeap;
+    this.classPath = classPath;
+    this.jvmArgs = List.copyOf(jvmArgs);
   }
 
   /**
@@ -53,6 +63,26 @@ public final class ConnectWorkerProcess implements AutoCloseable {
    */
   public static ConnectWorkerProcess start(
       Path dir, String bootstrapServers, String groupId, Map<String, String> extraProps) {
+    return start(
+        dir,
+        bootstrapServers,
+        groupId,
+        extraProps,
+        System.getProperty("java.class.path"),
+        List.of());
+  }
+
+  /**
+   * Like {@link #start(Path, String, String, Map)}, on another worker class path (e.g. an older
+   * Connect release) and with extra JVM arguments.
+   */
+  public static ConnectWorkerProcess start(
+      Path dir,
+      String bootstrapServers,
+      String groupId,
+      Map<String, String> extraProps,
+      String classPath,
+      List<String> jvmArgs) {
     try {
       Files.createDirectories(dir);
       int port = freePort();
@@ -78,7 +108,8 @@ public final class ConnectWorkerProcess implements AutoCloseable {
       try (Writer w = Files.newBufferedWriter(file)) {
         p.store(w, "Connect worker for an e2e test");
       }
-      ConnectWorkerProcess worker = new ConnectWorkerProcess(dir, file, port, "-Xmx512m");
+      ConnectWorkerProcess worker =
+          new ConnectWorkerProcess(dir, file, port, "-Xmx512m", classPath, jvmArgs);
       worker.launch();
       return worker;
     } catch (IOException e) {
@@ -95,17 +126,21 @@ public final class ConnectWorkerProcess implements AutoCloseable {
       Path log = dir.resolve("worker-" + (logs.size() + 1) + ".log");
       logs.add(log);
       String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      List<String> cmd =
+      List<String> cmd = new ArrayList<>();
+      cmd.addAll(
           List.of(
               java,
               maxHeap,
               "-XX:+UseSerialGC",
               "-XX:TieredStopAtLevel=1",
-              "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")),
+              "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp"))));
+      cmd.addAll(jvmArgs);
+      cmd.addAll(
+          List.of(
               "-cp",
-              System.getProperty("java.class.path"),
+              classPath,
               "org.apache.kafka.connect.cli.ConnectDistributed",
-              propsFile.toString());
+              propsFile.toString()));
       process =
           new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
@@ -166,6 +201,20 @@ public final class ConnectWorkerProcess implements AutoCloseable {
 
   public String url() {
     return "http://127.0.0.1:" + restPort;
+  }
+
+  /** A GET of the worker's REST API, e.g. {@code /connector-plugins}, as JSON. */
+  public JsonNode get(String path) {
+    HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(url() + path)).GET());
+    if (r.statusCode() != 200) {
+      throw new IllegalStateException(
+          "GET " + path + " failed: " + r.statusCode() + " " + r.body());
+    }
+    try {
+      return JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Creates or updates a connector ({@code PUT /connectors/{name}/config}). */
@@ -272,7 +321,8 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     }
   }
 
-  private static int freePort() throws IOException {
+  /** A TCP port nobody listens on right now. */
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }

@@ -1,0 +1,125 @@
+package io.changelake.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Proxy;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.kafka.common.metrics.MetricConfig;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.kafka.connect.sink.SinkTaskContext;
+import org.apache.kafka.connect.source.SourceTaskContext;
+import org.junit.jupiter.api.Test;
+
+class MetricsRegistriesTest {
+  private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
+
+  /** A task context of Connect 3.9/4.0: no pluginMetrics() on the interface at all. */
+  interface ContextWithoutPluginMetrics {
+    void requestCommit();
+  }
+
+  @Test
+  void aWorkerWithoutPluginMetricsIsRecognisedByItsContextInterface() {
+    assertThat(MetricsRegistries.offersPluginMetrics(ContextWithoutPluginMetrics.class)).isFalse();
+    assertThat(MetricsRegistries.offersPluginMetrics(SinkTaskContext.class)).isTrue();
+    assertThat(MetricsRegistries.offersPluginMetrics(SourceTaskContext.class)).isTrue();
+  }
+
+  @Test
+  void jmxRegistryPublishesUnderThePluginMetricsNamesAndRemovesThemOnClose() throws Exception {
+    AtomicLong rows = new AtomicLong(7);
+    ObjectName name =
+        new ObjectName("kafka.connect:type=plugins,connector=jmx-sink,task=3,table=shop.orders");
+    try (MetricsRegistry registry = new JmxMetricsRegistry("jmx-sink", 3)) {
+      registry.gauge("records-in-total", "Records.", Map.of(), () -> 11L);
+      registry.gauge("table-rows-written-total", "Rows.", table("shop.orders"), rows::get);
+
+      assertThat(
+              JMX.getAttribute(
+                  new ObjectName("kafka.connect:type=plugins,connector=jmx-sink,task=3"),
+                  "records-in-total"))
+          .isEqualTo(11L);
+      rows.set(9);
+      assertThat(JMX.getAttribute(name, "table-rows-written-total")).isEqualTo(9L);
+      // Kafka's own metric count of this registry must not take the worker's MBean name
+      assertThat(JMX.isRegistered(new ObjectName("kafka.connect:type=kafka-metrics-count")))
+          .isFalse();
+    }
+    assertThat(JMX.isRegistered(name)).isFalse();
+  }
+
+  @Test
+  void aSinkContextWhosePluginMetricsAreUnsupportedFallsBackToJmx() throws Exception {
+    SinkTaskContext context = context(SinkTaskContext.class, null);
+    try (MetricsRegistry registry = MetricsRegistries.forSinkTask(context, "fallback-sink", 0)) {
+      registry.gauge("commit-rounds-total", "Rounds.", Map.of(), () -> 2L);
+      assertThat(registry).isInstanceOf(JmxMetricsRegistry.class);
+      assertThat(
+              JMX.getAttribute(
+                  new ObjectName("kafka.connect:type=plugins,connector=fallback-sink,task=0"),
+                  "commit-rounds-total"))
+          .isEqualTo(2L);
+    }
+  }
+
+  @Test
+  void aWorkerWithPluginMetricsGetsTheGaugesThroughThemAndTheyAreRemovedOnClose() {
+    try (Metrics workerMetrics = new Metrics(new MetricConfig())) {
+      LinkedHashMap<String, String> taskTags = new LinkedHashMap<>();
+      taskTags.put("connector", "plugin-source");
+      taskTags.put("task", "1");
+      PluginMetricsImpl plugin = new PluginMetricsImpl(workerMetrics, taskTags);
+      SourceTaskContext context = context(SourceTaskContext.class, plugin);
+
+      MetricsRegistry registry = MetricsRegistries.forSourceTask(context, "plugin-source", 1);
+      registry.gauge("table-records-out-total", "Records.", table("shop.orders"), () -> 5L);
+
+      assertThat(registry).isInstanceOf(PluginMetricsRegistry.class);
+      var metric =
+          workerMetrics.metrics().entrySet().stream()
+              .filter(e -> e.getKey().name().equals("table-records-out-total"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(metric.getKey().group()).isEqualTo("plugins");
+      assertThat(metric.getKey().tags())
+          .containsExactly(
+              Map.entry("connector", "plugin-source"),
+              Map.entry("task", "1"),
+              Map.entry("table", "shop.orders"));
+      assertThat(metric.getValue().metricValue()).isEqualTo(5L);
+
+      registry.close();
+      assertThat(workerMetrics.metrics().keySet())
+          .noneMatch(n -> n.name().equals("table-records-out-total"));
+    }
+  }
+
+  private static LinkedHashMap<String, String> table(String table) {
+    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
+    tags.put("table", table);
+    return tags;
+  }
+
+  /**
+   * A task context whose {@code pluginMetrics()} returns {@code plugin}, or throws as the
+   * interface's default does when {@code plugin} is null.
+   */
+  private static <C> C context(Class<C> type, Object plugin) {
+    return type.cast(
+        Proxy.newProxyInstance(
+            type.getClassLoader(),
+            new Class<?>[] {type},
+            (proxy, method, args) -> {
+              if (method.getName().equals("pluginMetrics") && plugin != null) {
+                return plugin;
+              }
+              throw new UnsupportedOperationException(method.getName());
+            }));
+  }
+}

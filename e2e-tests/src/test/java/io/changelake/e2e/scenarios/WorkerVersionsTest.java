@@ -1,0 +1,313 @@
+package io.changelake.e2e.scenarios;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changelake.e2e.compare.LakeTableReader;
+import io.changelake.e2e.connect.ChangelakeConnectors;
+import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.e2e.connect.ConnectWorkerProcess;
+import io.changelake.e2e.connect.TestBroker;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.json.JsonConverter;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The same plugin archive on a Connect 3.9 worker (no KIP-877 plugin metrics, its own Connect API
+ * and JSON converter) and on a 4.3 worker, each in its own JVM against one 4.3 broker: on each, the
+ * sink writes Debezium change events from a topic with two partitions into a table, the source
+ * publishes that table's changelog to a topic, both report the build's version, and both tasks'
+ * metrics are in the worker's JMX under {@code kafka.connect:type=plugins,...}.
+ */
+class WorkerVersionsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int ROWS = 40;
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  // not a @TempDir: the workers' logs stay in target/tmp for a failed run to be read
+  private static Path dir;
+  private static TestBroker broker;
+
+  @BeforeAll
+  static void startBroker() throws IOException {
+    dir =
+        Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "worker-versions");
+    broker = TestBroker.start();
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  @Test
+  void onAConnect39WorkerSinkAndSourceRunAndPublishTheirMetricsThroughJmx() throws Exception {
+    Path lib = ConnectPlatform.folderFromProperty("changelake.connect39.lib", "a Connect 3.9 lib");
+    Path logConfig = dir.resolve("log4j-39.properties");
+    try (Writer w = Files.newBufferedWriter(logConfig)) {
+      w.write(
+          "log4j.rootLogger=INFO, stdout\n"
+              + "log4j.appender.stdout=org.apache.log4j.ConsoleAppender\n"
+              + "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout\n"
+              + "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n\n"
+              + "log4j.logger.org.reflections=ERROR\n");
+    }
+    List<String> jvmArgs = new ArrayList<>(List.of("-Dlog4j.configuration=" + logConfig.toUri()));
+    runSinkAndSource("w39", lib.resolve("*").toString(), jvmArgs, "3.9.2");
+  }
+
+  @Test
+  void onAConnect43WorkerSinkAndSourceRunAndPublishTheirMetricsThroughPluginMetrics()
+      throws Exception {
+    runSinkAndSource("w43", System.getProperty("java.class.path"), new ArrayList<>(), "4.3.0");
+  }
+
+  private static void runSinkAndSource(
+      String name, String classPath, List<String> jvmArgs, String kafkaVersion) throws Exception {
+    String topic = name + ".public.items";
+    broker.kafka().createTopic(topic, 2);
+    produceCreates(topic, ROWS);
+    int jmxPort = ConnectWorkerProcess.freePort();
+    jvmArgs.addAll(jmxArgs(jmxPort));
+    Path warehouse = dir.resolve(name + "-warehouse");
+
+    try (ConnectWorkerProcess worker =
+        ConnectWorkerProcess.start(
+            dir.resolve(name), broker.bootstrapServers(), name, Map.of(), classPath, jvmArgs)) {
+      assertThat(worker.get("/").path("version").asText())
+          .as("the worker's Kafka version")
+          .isEqualTo(kafkaVersion);
+      assertThat(pluginVersions(worker))
+          .as("versions the connectors report")
+          .containsEntry(ChangelakeConnectors.SINK_CLASS, System.getProperty("changelake.version"))
+          .containsEntry(
+              ChangelakeConnectors.SOURCE_CLASS, System.getProperty("changelake.version"));
+
+      Map<String, String> sink =
+          ChangelakeConnectors.sink(warehouse, name + "\\.public\\..*", name);
+      worker.putConnector(name + "-sink", sink);
+      awaitState(worker, name + "-sink", () -> lakeIds(warehouse, name).size() == ROWS);
+      assertThat(lakeIds(warehouse, name)).hasSize(ROWS).contains(1L, (long) ROWS);
+
+      Map<String, String> source =
+          ChangelakeConnectors.source(warehouse, name + ".items", name + "-out");
+      worker.putConnector(name + "-source", source);
+      String outTopic = name + "-out." + name + ".items";
+      awaitState(worker, name + "-source", () -> publishedIds(outTopic).size() == ROWS);
+      assertThat(publishedIds(outTopic)).hasSize(ROWS).contains(1L, (long) ROWS);
+
+      try (JMXConnector jmx =
+          JMXConnectorFactory.connect(
+              new JMXServiceURL(
+                  "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"))) {
+        MBeanServerConnection server = jmx.getMBeanServerConnection();
+        Awaitility.await()
+            .atMost(WAIT)
+            .untilAsserted(
+                () -> {
+                  assertThat(server.getAttribute(task(name + "-sink", ""), "records-in-total"))
+                      .isEqualTo((long) ROWS);
+                  assertThat(
+                          server.getAttribute(
+                              task(name + "-sink", ",table=" + name + ".items"),
+                              "table-rows-written-total"))
+                      .isEqualTo((long) ROWS);
+                  assertThat(
+                          server.getAttribute(
+                              task(name + "-source", ",table=" + name + ".items"),
+                              "table-records-out-total"))
+                      .isEqualTo((long) ROWS);
+                });
+      }
+    }
+  }
+
+  /** Keys 1..rows as Debezium's PostgreSQL connector writes creates (JSON, schemas on). */
+  private static void produceCreates(String topic, int rows) {
+    Schema key = SchemaBuilder.struct().name(topic + ".Key").field("id", Schema.INT64_SCHEMA);
+    Schema row =
+        SchemaBuilder.struct()
+            .name(topic + ".Value")
+            .optional()
+            .field("id", Schema.INT64_SCHEMA)
+            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    Schema source =
+        SchemaBuilder.struct()
+            .name("io.debezium.connector.postgresql.Source")
+            .field("connector", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.INT64_SCHEMA)
+            .field("db", Schema.STRING_SCHEMA)
+            .field("schema", Schema.STRING_SCHEMA)
+            .field("table", Schema.STRING_SCHEMA)
+            .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    Schema envelope =
+        SchemaBuilder.struct()
+            .name(topic + ".Envelope")
+            .field("before", row)
+            .field("after", row)
+            .field("source", source)
+            .field("op", Schema.STRING_SCHEMA)
+            .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    JsonConverter keys = converter(true);
+    JsonConverter values = converter(false);
+    Map<String, Object> props = new HashMap<>();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+      for (long id = 1; id <= rows; id++) {
+        long ts = 1_764_500_000_000L + id;
+        Struct value =
+            new Struct(envelope)
+                .put("after", new Struct(row).put("id", id).put("name", "item " + id))
+                .put(
+                    "source",
+                    new Struct(source)
+                        .put("connector", "postgresql")
+                        .put("ts_ms", ts)
+                        .put("db", "shop")
+                        .put("schema", "public")
+                        .put("table", "items")
+                        .put("lsn", 30_000_000L + id * 100))
+                .put("op", "c")
+                .put("ts_ms", ts);
+        producer.send(
+            new ProducerRecord<>(
+                topic,
+                keys.fromConnectData(topic, key, new Struct(key).put("id", id)),
+                values.fromConnectData(topic, envelope, value)));
+      }
+      producer.flush();
+    }
+  }
+
+  private static JsonConverter converter(boolean isKey) {
+    JsonConverter converter = new JsonConverter();
+    converter.configure(Map.of("schemas.enable", "true"), isKey);
+    return converter;
+  }
+
+  private static List<String> jmxArgs(int port) {
+    return List.of(
+        "-Dcom.sun.management.jmxremote.port=" + port,
+        "-Dcom.sun.management.jmxremote.rmi.port=" + port,
+        "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+        "-Djava.rmi.server.hostname=127.0.0.1",
+        "-Dcom.sun.management.jmxremote.authenticate=false",
+        "-Dcom.sun.management.jmxremote.ssl=false");
+  }
+
+  private static ObjectName task(String connector, String moreTags) throws Exception {
+    return new ObjectName(
+        "kafka.connect:type=plugins,connector=" + connector + ",task=0" + moreTags);
+  }
+
+  /** Connector class -> the version the worker reports for it ({@code GET /connector-plugins}). */
+  private static Map<String, String> pluginVersions(ConnectWorkerProcess worker) {
+    Map<String, String> versions = new HashMap<>();
+    for (JsonNode plugin : worker.get("/connector-plugins")) {
+      versions.put(plugin.path("class").asText(), plugin.path("version").asText());
+    }
+    return versions;
+  }
+
+  /** Waits for {@code done}, failing at once with the status when the connector or a task fails. */
+  private static void awaitState(
+      ConnectWorkerProcess worker, String connector, Callable<Boolean> done) {
+    try {
+      Awaitility.await()
+          .atMost(WAIT)
+          .pollInterval(Duration.ofSeconds(1))
+          .until(
+              () -> {
+                JsonNode status = worker.status(connector);
+                if (status != null && status.toString().contains("\"FAILED\"")) {
+                  throw new AssertionError(
+                      connector
+                          + " failed: "
+                          + status.toPrettyString()
+                          + "\n"
+                          + worker.tailOfLog());
+                }
+                return done.call();
+              });
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          connector
+              + " did not get there in "
+              + WAIT
+              + "; status "
+              + worker.status(connector)
+              + "; logs "
+              + worker.logs()
+              + "\n"
+              + worker.tailOfLog(),
+          e);
+    }
+  }
+
+  private static Set<Long> lakeIds(Path warehouse, String database) {
+    Set<Long> ids = new TreeSet<>();
+    try {
+      for (Map<String, Object> row :
+          LakeTableReader.read(LakeTableReader.fileWarehouse(warehouse), database, "items")) {
+        ids.add(((Number) row.get("id")).longValue());
+      }
+    } catch (LakeTableReader.TableMissing e) {
+      // not created yet
+    }
+    return ids;
+  }
+
+  private static Set<Long> publishedIds(String topic) throws Exception {
+    Set<Long> ids = new TreeSet<>();
+    try (Admin admin = broker.kafka().createAdminClient()) {
+      if (!admin.listTopics().names().get().contains(topic)) {
+        return ids;
+      }
+    }
+    for (var record : ConnectPlatform.readAll(broker.bootstrapServers(), topic, true)) {
+      if (record.value() != null) {
+        JsonNode after = JSON.readTree(record.value()).path("payload").path("after");
+        if (after.has("id")) {
+          ids.add(after.path("id").asLong());
+        }
+      }
+    }
+    return ids;
+  }
+}
