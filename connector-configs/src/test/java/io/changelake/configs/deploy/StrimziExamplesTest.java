@@ -112,10 +112,11 @@ class StrimziExamplesTest {
     }
     assertThat(changelake).as("build.plugins has changelake-connect").isNotNull();
     assertThat(changelake.path("type").asText()).isEqualTo("zip");
-    assertThat(changelake.path("url").asText()).matches("https://.+/changelake-connect-.+\\.zip");
+    assertThat(changelake.path("url").asText())
+        .matches("https://.+/changelake-kafka-connect-.+\\.zip");
     assertThat(changelake.path("sha512sum").asText())
         .as("a SHA-512 (128 hex digits) or the placeholder that says to put one")
-        .matches("[0-9a-f]{128}|REPLACE_WITH_SHA512_OF_changelake-connect-.+\\.zip");
+        .matches("[0-9a-f]{128}|REPLACE_WITH_SHA512_OF_changelake-kafka-connect-.+\\.zip");
     assertThat(spec.path("metricsConfig").path("type").asText()).isEqualTo("jmxPrometheusExporter");
     assertThat(
             spec.path("metricsConfig")

@@ -7,6 +7,7 @@ import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.commit.WriterFencedException;
+import io.changelake.lsm.table.MergeEngine;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -595,8 +596,14 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private BufferedVersions newBufferedVersions() {
-    return new BufferedVersions(
-        table.rowType(), BufferedVersions.newestVersionIsStored(table), bufferedVersionsCapBytes);
+    boolean deduplicate =
+        MergeEngine.DEDUPLICATE
+            == MergeEngine.fromPaimonName(
+                table
+                    .options()
+                    .getOrDefault(
+                        CoreOptions.MERGE_ENGINE.key(), MergeEngine.DEDUPLICATE.paimonName()));
+    return new BufferedVersions(table.rowType(), deduplicate, bufferedVersionsCapBytes);
   }
 
   private void clearBuffered() {
