@@ -11,14 +11,14 @@ import java.util.TreeMap;
  * {@code 0,1}, {@code 0,1,2}, ...), so any reordering, lost or repeated update leaves a trace that
  * a later update cannot overwrite.
  *
- * <p>A key's changelog must go up one way: a {@code +I} at version 0 with history {@code 0}, then
- * {@code -U/+U} pairs where each {@code -U} is exactly the key's previous state and each {@code +U}
- * a <em>higher</em> version whose history extends the previous one (several updates inside one
- * commit merge into one step). Reported as problems: an older version after a newer one (a stale
- * writer winning, even briefly), a history that does not extend the previous one (an update lost or
- * applied out of order), a {@code -U} that is not the last state, a {@code +I} of a present key, a
- * {@code -D}, and a no-op pair whose {@code +U} is exactly the previous state (the same change
- * published twice).
+ * <p>A key's changelog must go up one way: a {@code +I} of a state the database had (version 0, or
+ * a later version when the key's first commit also held updates), then {@code -U/+U} pairs where
+ * each {@code -U} is exactly the key's previous state and each {@code +U} a <em>higher</em> version
+ * whose history extends the previous one (several updates inside one commit merge into one step).
+ * Reported as problems: an older version after a newer one (a stale writer winning, even briefly),
+ * a history that does not extend the previous one (an update lost or applied out of order), a
+ * {@code -U} that is not the last state, a {@code +I} of a present key, a {@code -D}, and a no-op
+ * pair whose {@code +U} is exactly the previous state (the same change published twice).
  */
 public final class VersionedChangelog {
   private VersionedChangelog() {}
@@ -46,7 +46,8 @@ public final class VersionedChangelog {
       Map<String, Object> previous = last.get(id);
       switch (c.kind()) {
         case INSERT -> {
-          if (previous != null || v != 0 || !"0".equals(h)) {
+          // the first commit of a key may hold its insert and later updates, merged into one +I
+          if (previous != null || !h.equals(historyOf(v))) {
             problems.add("key " + id + ": +I " + c.row() + " after " + previous);
           }
           last.put(id, c.row());

@@ -42,6 +42,21 @@ class VersionedChangelogTest {
   }
 
   @Test
+  void aKeyWhoseFirstCommitHeldUpdatesStartsWithAnInsertOfThatStateAndAMixedOneIsReported() {
+    List<Change> changes = new ArrayList<>();
+    // inserted and updated twice before the sink's first commit: the changelog starts at version 2
+    changes.add(change(INSERT, 1, 2, "0,1,2"));
+    pair(changes, 1, 2, "0,1,2", 3, "0,1,2,3");
+    // an insert whose history skips a version is no state the database had
+    changes.add(change(INSERT, 2, 3, "0,3"));
+
+    VersionedChangelog.Check check = check(changes);
+
+    assertThat(check.problems()).containsExactly("key 2: +I {id=2, v=3, history=0,3} after null");
+    assertThat(check.steps()).containsEntry(1, 1);
+  }
+
+  @Test
   void anOlderVersionWinningAfterAMoveIsReported() {
     List<Change> changes = new ArrayList<>();
     changes.add(change(INSERT, 1, 0, "0"));
