@@ -22,6 +22,7 @@ import kafka.tools.StorageTool;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Uuid;
+import org.awaitility.Awaitility;
 
 /**
  * A one-node KRaft broker (broker and controller in one process) in its own JVM ({@code
@@ -141,29 +142,27 @@ public final class BrokerProcess implements AutoCloseable {
             AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
             AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
             AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
     try (Admin admin = Admin.create(config)) {
-      while (true) {
-        if (!process.isAlive()) {
-          throw new IllegalStateException(
-              "broker exited with " + process.exitValue() + "; log " + log + ":\n" + tail(log));
-        }
-        try {
-          if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
-            return;
-          }
-        } catch (ExecutionException | TimeoutException notYet) {
-          // still starting
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException(
-              "broker not ready in " + READY_TIMEOUT.toSeconds() + " s; log " + log);
-        }
-        Thread.sleep(200);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+      Awaitility.await("broker ready (log " + log + ")")
+          .atMost(READY_TIMEOUT)
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () -> {
+                if (!process.isAlive()) {
+                  throw new IllegalStateException(
+                      "broker exited with "
+                          + process.exitValue()
+                          + "; log "
+                          + log
+                          + ":\n"
+                          + tail(log));
+                }
+                try {
+                  return !admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty();
+                } catch (ExecutionException | TimeoutException notYet) {
+                  return false; // still starting
+                }
+              });
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,25 +73,27 @@ class DuplicateWriterTest extends PipelineTestBase {
       second.putConnector(sink, config);
       Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> second.running(sink, 1));
 
-      // both tasks take rows until the first one is fenced
-      int round = 0;
-      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
-      while (connect.failure(sink) == null) {
-        if (System.nanoTime() > deadline || failureOf(second, sink) != null) {
-          throw new AssertionError(
-              "the older task was not fenced in 180 s (or the newer one failed):\n"
-                  + connect.describe(sink)
-                  + "\nsecond cluster: "
-                  + second.status(sink));
-        }
-        round++;
-        pg.execute(
-            db,
-            "UPDATE items SET v = v + 1, name = 'round " + round + "' WHERE id % 7 = " + round % 7,
-            "INSERT INTO items VALUES (" + (1000 + round) + ", 'new', " + round + ")",
-            "DELETE FROM items WHERE id = " + (3 * round));
-        Thread.sleep(300);
-      }
+      // both tasks take rows, a round every poll, until the first one is fenced
+      AtomicInteger round = new AtomicInteger();
+      Awaitility.await("the older task fenced while both clusters take rows")
+          .atMost(Duration.ofSeconds(180))
+          .pollInterval(Duration.ofMillis(300))
+          .failFast(
+              "the newer task failed instead of the older one",
+              () -> failureOf(second, sink) != null)
+          .until(
+              () -> {
+                if (connect.failure(sink) != null) {
+                  return true;
+                }
+                int r = round.incrementAndGet();
+                pg.execute(
+                    db,
+                    "UPDATE items SET v = v + 1, name = 'round " + r + "' WHERE id % 7 = " + r % 7,
+                    "INSERT INTO items VALUES (" + (1000 + r) + ", 'new', " + r + ")",
+                    "DELETE FROM items WHERE id = " + (3 * r));
+                return false;
+              });
       assertThat(connect.failure(sink))
           .contains("commit user 'changelake-sink-" + sink + "-task-0'")
           .contains("it started later: this writer stops so the newer one wins")
@@ -108,7 +111,7 @@ class DuplicateWriterTest extends PipelineTestBase {
           CATCH_UP,
           () -> failureOf(second, sink));
       assertThat(second.running(sink, 1)).as(second.status(sink).toString()).isTrue();
-      assertThat(round).isPositive();
+      assertThat(round.get()).isPositive();
       second.stop();
     }
     connect.delete(sink);
