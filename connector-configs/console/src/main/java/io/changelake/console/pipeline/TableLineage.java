@@ -25,7 +25,7 @@ import org.apache.paimon.utils.SnapshotManager;
 record TableLineage(
     Set<String> topics, Long newestSourceTimestamp, Long lastCommitMillis, Long latestSnapshot) {
 
-  /** Compaction commits carry no offsets: look this far back for the newest one that does. */
+  /** How far back to look for the newest commit with offsets and with a source time. */
   private static final int SNAPSHOTS_SEARCHED = 20;
 
   static TableLineage read(Catalog catalog, Identifier id) throws Catalog.TableNotExistException {
@@ -49,33 +49,45 @@ record TableLineage(
       }
       Map<String, String> properties = snapshots.snapshot(sid).properties();
       Map<SourcePartition, Long> offsets = OffsetProperties.decode(properties);
-      if (offsets.isEmpty()) {
-        continue;
+      if (topics.isEmpty()) {
+        offsets.keySet().forEach(p -> topics.add(p.topic()));
       }
-      offsets.keySet().forEach(p -> topics.add(p.topic()));
+      // compaction commits may repeat the offsets without marks: look on for a source time
       for (String mark : OffsetProperties.decodeMarks(properties).values()) {
         Long ts = sourceTimestamp(mark);
         if (ts != null && (newest == null || ts > newest)) {
           newest = ts;
         }
       }
-      break;
+      if (newest != null && !topics.isEmpty()) {
+        break;
+      }
     }
     return new TableLineage(topics, newest, latest.timeMillis(), latest.id());
   }
 
+  /** Where the sink's commit mark holds the partition's stream position (its last part). */
+  private static final String STREAM = "|stream=";
+
   /**
-   * The {@code source.ts_ms} of a sink commit mark, {@code KIND:value@ts@source} (the sink's {@code
-   * StreamPosition.encode}; the console cannot depend on the sink plugin); null if another shape.
+   * The {@code source.ts_ms} of a sink commit mark, {@code
+   * <reached>[|truncated=<position>][|stream=KIND:value@ts@source]} (the sink's {@code
+   * PartitionMark} and {@code StreamPosition}; the console cannot depend on the sink plugin); null
+   * when the mark holds no stream position.
    */
   static Long sourceTimestamp(String mark) {
-    int first = mark.indexOf('@');
-    int second = first < 0 ? -1 : mark.indexOf('@', first + 1);
+    int at = mark.lastIndexOf(STREAM);
+    if (at < 0) {
+      return null;
+    }
+    String stream = mark.substring(at + STREAM.length());
+    int first = stream.indexOf('@');
+    int second = first < 0 ? -1 : stream.indexOf('@', first + 1);
     if (second < 0) {
       return null;
     }
     try {
-      return Long.parseLong(mark.substring(first + 1, second));
+      return Long.parseLong(stream.substring(first + 1, second));
     } catch (NumberFormatException e) {
       return null;
     }

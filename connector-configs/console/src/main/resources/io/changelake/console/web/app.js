@@ -32,7 +32,7 @@ function setAttrs(e, attrs) {
 }
 
 function append(e, children) {
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     e.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
   }
@@ -47,6 +47,11 @@ async function api(path, options) {
     throw error;
   }
   return body;
+}
+
+// replaceChildren would turn a null (an optional part left out) into the text "null"
+function show(view, ...parts) {
+  view.replaceChildren(...parts.flat(Infinity).filter((p) => p !== null && p !== undefined && p !== false));
 }
 
 function showError(message) {
@@ -186,14 +191,14 @@ async function pipelinesPage(view) {
       el("h2", {}, "Pipeline " + (i + 1)), graph(p), ...connectorCards(p)));
   });
   if (data.problems.length) parts.push(el("div", { class: "card warning" }, data.problems.join("\n")));
-  view.replaceChildren(...parts);
+  show(view, ...parts);
 }
 
 // ---------------------------------------------------------------- tables
 
 async function tablesPage(view) {
   const names = await api("tables");
-  view.replaceChildren(el("h1", {}, "Tables"),
+  show(view, el("h1", {}, "Tables"),
     names.length ? el("ul", { id: "table-list" }, names.map((n) => {
       const dot = n.indexOf(".");
       return el("li", {}, el("a", { href: "#/table/" + encodeURIComponent(n.substring(0, dot)) + "/" +
@@ -218,7 +223,7 @@ function commitChart(snapshots) {
   root.appendChild(svg("text", { x: pad, y: H + 15, "font-size": 11, fill: "#6b7280" },
     snapshots.length ? "snapshots " + snapshots[0].id + " … " + snapshots[snapshots.length - 1].id : ""));
   return el("div", {}, root, el("div", { class: "legend" }, Object.entries(colors).map(([k, c]) =>
-    el("span", {}, el("span", { class: "swatch", style: "background:" + c }), k))));
+    el("span", {}, el("span", { class: "swatch swatch-" + k }), k))));
 }
 
 async function tablePage(view, database, table) {
@@ -233,7 +238,7 @@ async function tablePage(view, database, table) {
     data.snapshots.slice().reverse().map((s) => el("option", { value: s.id, selected: String(s.id) === String(at) },
       "snapshot " + s.id + " (" + s.commitKind + ")")));
   const versions = data.schemas.slice().reverse();
-  view.replaceChildren(
+  show(view, 
     el("h1", {}, key),
     el("div", { class: "card", id: "latest-snapshot", "data-snapshot": data.latestSnapshot },
       latest ? [el("strong", {}, "Latest snapshot " + latest.id), ` · ${latest.commitKind} at ${latest.commitTime}`,
@@ -269,7 +274,7 @@ async function tablePage(view, database, table) {
 async function deadLettersPage(view) {
   const data = await api("dead-letters");
   const topics = Object.entries(data.topics);
-  view.replaceChildren(
+  show(view, 
     el("h1", {}, "Dead letters"),
     el("p", { class: "muted" }, topics.length ? "Dead-letter topics: " + topics.map(([t, c]) => t + " (" + c + ")").join(", ")
       : "No connector has a dead-letter topic (errors.deadletterqueue.topic.name)."),
@@ -301,7 +306,7 @@ async function act(name, action) {
 async function connectorPage(view, name) {
   const c = await api("connectors/" + encodeURIComponent(name));
   const result = lastAction && lastAction.connector === name ? lastAction : null;
-  view.replaceChildren(
+  show(view, 
     el("h1", {}, name),
     el("div", { class: "card" }, el("span", { class: "muted" }, c.role + " · " + c.connectorClass), " ",
       el("span", { id: "connector-state" }, stateSpan(c.state)), el("span", { class: "muted" }, " on " + c.worker),
