@@ -7,6 +7,7 @@ import io.changelake.metrics.MetricsRegistry;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -29,6 +30,9 @@ public final class SinkMetrics implements AutoCloseable {
   private final AtomicLong dlqRecords = new AtomicLong();
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lastCommitMs = new AtomicLong();
+  private final MetricsRegistry.Recorder recordsInSensor;
+  private final MetricsRegistry.Recorder dlqSensor;
+  private final MetricsRegistry.Recorder commitRoundSensor;
 
   /** The metrics of sink task {@code task} of {@code connector}, published as the worker allows. */
   public static SinkMetrics of(SinkTaskContext context, String connector, int task) {
@@ -56,10 +60,29 @@ public final class SinkMetrics implements AutoCloseable {
         "Duration of the latest commit round over all tables.",
         new LinkedHashMap<>(),
         lastCommitMs::get);
+    recordsInSensor =
+        sensor(
+            "records-in",
+            "Records received by the task per second.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE));
+    dlqSensor =
+        sensor(
+            "dlq-records",
+            "Records sent to the dead-letter queue per second.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE));
+    commitRoundSensor =
+        sensor(
+            "commit-round-duration-ms",
+            "Commit rounds per second (rate), and their average and longest duration in ms.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
   }
 
   public void recordIn() {
     recordsIn.incrementAndGet();
+    recordsInSensor.record(1);
   }
 
   public void recordSkipped() {
@@ -68,11 +91,13 @@ public final class SinkMetrics implements AutoCloseable {
 
   public void recordToDlq() {
     dlqRecords.incrementAndGet();
+    dlqSensor.record(1);
   }
 
   public void commitRound(long durationMs) {
     commits.incrementAndGet();
     lastCommitMs.set(durationMs);
+    commitRoundSensor.record(durationMs);
   }
 
   public long recordsIn() {
@@ -123,6 +148,14 @@ public final class SinkMetrics implements AutoCloseable {
   <T> void gauge(
       String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
     registry.gauge(name, description, tags, value);
+  }
+
+  MetricsRegistry.Recorder sensor(
+      String name,
+      String description,
+      LinkedHashMap<String, String> tags,
+      Set<MetricsRegistry.Stat> stats) {
+    return registry.sensor(name, description, tags, stats);
   }
 
   @Override
