@@ -141,6 +141,21 @@ class WorkerVersionsTest {
                               task(name + "-source", ",table=" + name + ".items"),
                               "table-records-out-total"))
                       .isEqualTo((long) ROWS);
+                  // the sensors (windowed rate/avg/max) register on both kinds of worker; their
+                  // values depend on when within the window the records came, so only their
+                  // presence is asserted
+                  assertThat(server.getAttribute(task(name + "-sink", ""), "records-in-rate"))
+                      .isInstanceOf(Double.class);
+                  assertThat(
+                          server.getAttribute(
+                              task(name + "-sink", ",table=" + name + ".items"),
+                              "table-commit-duration-ms-max"))
+                      .isInstanceOf(Double.class);
+                  assertThat(
+                          server.getAttribute(
+                              task(name + "-source", ",table=" + name + ".items"),
+                              "table-records-out-rate"))
+                      .isInstanceOf(Double.class);
                 });
       }
     }
