@@ -3,6 +3,7 @@ package io.changelake.metrics;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.JmxReporter;
@@ -10,6 +11,7 @@ import org.apache.kafka.common.metrics.KafkaMetricsContext;
 import org.apache.kafka.common.metrics.MetricConfig;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.MetricsReporter;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -51,6 +53,19 @@ final class JmxMetricsRegistry implements MetricsRegistry {
     metrics.addMetric(
         metrics.metricName(name, GROUP, description, tags),
         (Gauge<T>) (config, now) -> value.get());
+  }
+
+  @Override
+  public synchronized Recorder sensor(
+      String name, String description, Map<String, String> tags, Set<Stat> stats) {
+    if (closed) {
+      return Recorder.NONE;
+    }
+    Sensor sensor = metrics.sensor(Stats.sensorName(name, tags));
+    for (Stat stat : stats) {
+      sensor.add(metrics.metricName(stat.metric(name), GROUP, description, tags), Stats.of(stat));
+    }
+    return sensor::record;
   }
 
   /** Unregisters the task's MBeans. */

@@ -1,6 +1,7 @@
 package io.changelake.metrics;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -19,6 +20,48 @@ public interface MetricsRegistry extends AutoCloseable {
    */
   <T> void gauge(String name, String description, Map<String, String> tags, Supplier<T> value);
 
+  /**
+   * What a sensor publishes of the values it records, each as attribute {@code <name>-<suffix>}.
+   */
+  enum Stat {
+    /** Events (values recorded) per second over Kafka's sample window (30 s by default): rate. */
+    RATE("rate"),
+    /** Average of the values recorded in the window: suffix avg. */
+    AVG("avg"),
+    /** Largest value recorded in the window: suffix max. */
+    MAX("max");
+
+    private final String suffix;
+
+    Stat(String suffix) {
+      this.suffix = suffix;
+    }
+
+    public String suffix() {
+      return suffix;
+    }
+
+    /** The published attribute of {@code sensor}. */
+    public String metric(String sensor) {
+      return sensor + "-" + suffix;
+    }
+  }
+
+  /** Takes one value per event (a record: 1, a commit: its duration); thread-safe. */
+  interface Recorder {
+    void record(double value);
+
+    Recorder NONE = value -> {};
+  }
+
+  /**
+   * A Kafka metrics sensor publishing {@code stats} of what it records, windowed as Kafka's own
+   * client metrics are: {@code records-in} with RATE gives {@code records-in-rate}.
+   *
+   * @param tags as for {@link #gauge}
+   */
+  Recorder sensor(String name, String description, Map<String, String> tags, Set<Stat> stats);
+
   @Override
   void close();
 
@@ -28,6 +71,12 @@ public interface MetricsRegistry extends AutoCloseable {
         @Override
         public <T> void gauge(
             String name, String description, Map<String, String> tags, Supplier<T> value) {}
+
+        @Override
+        public Recorder sensor(
+            String name, String description, Map<String, String> tags, Set<Stat> stats) {
+          return Recorder.NONE;
+        }
 
         @Override
         public void close() {}

@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.PluginMetrics;
+import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 import org.apache.kafka.connect.source.SourceTaskContext;
 import org.slf4j.Logger;
@@ -26,6 +28,7 @@ public final class PluginMetricsRegistry implements MetricsRegistry {
 
   private final PluginMetrics plugin;
   private final List<MetricName> registered = new ArrayList<>();
+  private final List<String> sensors = new ArrayList<>();
   private boolean closed;
   private boolean nameTakenLogged;
 
@@ -88,9 +91,35 @@ public final class PluginMetricsRegistry implements MetricsRegistry {
   }
 
   @Override
+  public synchronized Recorder sensor(
+      String name, String description, Map<String, String> tags, Set<Stat> stats) {
+    if (closed) {
+      return Recorder.NONE;
+    }
+    String sensorName = Stats.sensorName(name, tags);
+    Sensor sensor;
+    try {
+      sensor = plugin.addSensor(sensorName);
+      for (Stat stat : stats) {
+        sensor.add(
+            plugin.metricName(stat.metric(name), description, new LinkedHashMap<>(tags)),
+            Stats.of(stat));
+      }
+    } catch (IllegalArgumentException taken) {
+      // held by the previous instance of this task, as for gauges: not worth failing the task
+      LOG.warn("Sensor {} is still registered by the previous instance of this task", sensorName);
+      return Recorder.NONE;
+    }
+    sensors.add(sensorName);
+    return sensor::record;
+  }
+
+  @Override
   public synchronized void close() {
     closed = true;
     registered.forEach(plugin::removeMetric);
     registered.clear();
+    sensors.forEach(plugin::removeSensor);
+    sensors.clear();
   }
 }

@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Proxy;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -97,6 +98,69 @@ class MetricsRegistriesTest {
       registry.close();
       assertThat(workerMetrics.metrics().keySet())
           .noneMatch(n -> n.name().equals("table-records-out-total"));
+    }
+  }
+
+  @Test
+  void jmxSensorsPublishRateAverageAndMaximumAndGoOnClose() throws Exception {
+    ObjectName name =
+        new ObjectName("kafka.connect:type=plugins,connector=jmx-sensor,task=0,table=shop.orders");
+    try (MetricsRegistry registry = new JmxMetricsRegistry("jmx-sensor", 0)) {
+      MetricsRegistry.Recorder commits =
+          registry.sensor(
+              "table-commit-duration-ms",
+              "Commits.",
+              table("shop.orders"),
+              Set.of(
+                  MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
+      commits.record(100);
+      commits.record(300);
+
+      assertThat(JMX.getAttribute(name, "table-commit-duration-ms-avg")).isEqualTo(200.0);
+      assertThat(JMX.getAttribute(name, "table-commit-duration-ms-max")).isEqualTo(300.0);
+      assertThat((Double) JMX.getAttribute(name, "table-commit-duration-ms-rate")).isPositive();
+    }
+    assertThat(JMX.isRegistered(name)).isFalse();
+  }
+
+  @Test
+  void pluginMetricsSensorsCarryTheTaskTagsAndAreRemovedOnClose() {
+    try (Metrics workerMetrics = new Metrics(new MetricConfig())) {
+      LinkedHashMap<String, String> taskTags = new LinkedHashMap<>();
+      taskTags.put("connector", "plugin-sink");
+      taskTags.put("task", "2");
+      MetricsRegistry registry =
+          PluginMetricsRegistry.wrap(new PluginMetricsImpl(workerMetrics, taskTags));
+
+      MetricsRegistry.Recorder rows =
+          registry.sensor(
+              "table-rows-per-commit",
+              "Rows per commit.",
+              table("shop.orders"),
+              Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
+      rows.record(4);
+      rows.record(8);
+
+      Map<String, Object> values = new java.util.TreeMap<>();
+      workerMetrics
+          .metrics()
+          .forEach(
+              (n, m) -> {
+                if (n.name().startsWith("table-rows-per-commit")) {
+                  assertThat(n.tags())
+                      .containsEntry("connector", "plugin-sink")
+                      .containsEntry("table", "shop.orders");
+                  values.put(n.name(), m.metricValue());
+                }
+              });
+      assertThat(values)
+          .containsExactly(
+              Map.entry("table-rows-per-commit-avg", 6.0),
+              Map.entry("table-rows-per-commit-max", 8.0));
+
+      registry.close();
+      assertThat(workerMetrics.metrics().keySet())
+          .noneMatch(n -> n.name().startsWith("table-rows-per-commit"));
     }
   }
 

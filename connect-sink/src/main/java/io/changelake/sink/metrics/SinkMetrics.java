@@ -7,6 +7,7 @@ import io.changelake.metrics.MetricsRegistry;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -29,6 +30,9 @@ public final class SinkMetrics implements AutoCloseable {
   private final AtomicLong dlqRecords = new AtomicLong();
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lastCommitMs = new AtomicLong();
+  private final MetricsRegistry.Recorder recordsInSensor;
+  private final MetricsRegistry.Recorder dlqSensor;
+  private final MetricsRegistry.Recorder commitRoundSensor;
   private final AtomicLong commitNanosTotal = new AtomicLong();
   // System.nanoTime() when the round in progress started, 0 between rounds
   private final AtomicLong roundStartedNanos = new AtomicLong();
@@ -59,6 +63,24 @@ public final class SinkMetrics implements AutoCloseable {
         "Duration of the latest commit round over all tables.",
         new LinkedHashMap<>(),
         lastCommitMs::get);
+    recordsInSensor =
+        sensor(
+            "records-in",
+            "Records received by the task per second.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE));
+    dlqSensor =
+        sensor(
+            "dlq-records",
+            "Records sent to the dead-letter queue per second.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE));
+    commitRoundSensor =
+        sensor(
+            "commit-round-duration-ms",
+            "Commit rounds per second (rate), and their average and longest duration in ms.",
+            new LinkedHashMap<>(),
+            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
     gauge(
         "commit-time-ms-total",
         "Time the task spent in commit rounds, the round in progress included: sampled next to the"
@@ -70,6 +92,7 @@ public final class SinkMetrics implements AutoCloseable {
 
   public void recordIn() {
     recordsIn.incrementAndGet();
+    recordsInSensor.record(1);
   }
 
   public void recordSkipped() {
@@ -78,6 +101,7 @@ public final class SinkMetrics implements AutoCloseable {
 
   public void recordToDlq() {
     dlqRecords.incrementAndGet();
+    dlqSensor.record(1);
   }
 
   /** A commit round starts; {@link #commitRound} ends it. */
@@ -90,6 +114,7 @@ public final class SinkMetrics implements AutoCloseable {
     commitNanosTotal.addAndGet(started == 0 ? durationMs * 1_000_000 : System.nanoTime() - started);
     commits.incrementAndGet();
     lastCommitMs.set(durationMs);
+    commitRoundSensor.record(durationMs);
   }
 
   private long commitMillisTotal() {
@@ -146,6 +171,14 @@ public final class SinkMetrics implements AutoCloseable {
   <T> void gauge(
       String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
     registry.gauge(name, description, tags, value);
+  }
+
+  MetricsRegistry.Recorder sensor(
+      String name,
+      String description,
+      LinkedHashMap<String, String> tags,
+      Set<MetricsRegistry.Stat> stats) {
+    return registry.sensor(name, description, tags, stats);
   }
 
   @Override

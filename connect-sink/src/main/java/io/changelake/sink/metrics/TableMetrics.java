@@ -1,6 +1,8 @@
 package io.changelake.sink.metrics;
 
+import io.changelake.metrics.MetricsRegistry;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Counters of one table within one task; tagged {@code table=<database.table>}. */
@@ -13,6 +15,11 @@ public final class TableMetrics {
   private final AtomicLong schemaChanges = new AtomicLong();
   // wall-clock time the oldest uncommitted row arrived; 0 when everything is committed
   private final AtomicLong oldestPendingMs = new AtomicLong();
+  // rows written when the previous commit ended: the next commit's rows are the difference
+  private final AtomicLong rowsAtLastCommit = new AtomicLong();
+  private final MetricsRegistry.Recorder rowsWrittenSensor;
+  private final MetricsRegistry.Recorder commitSensor;
+  private final MetricsRegistry.Recorder rowsPerCommitSensor;
 
   TableMetrics(String table, SinkMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -43,6 +50,24 @@ public final class TableMetrics {
         "Schema changes this task applied to the table.",
         tags,
         schemaChanges::get);
+    rowsWrittenSensor =
+        owner.sensor(
+            "table-rows-written",
+            "Rows written to the table per second.",
+            tags,
+            Set.of(MetricsRegistry.Stat.RATE));
+    commitSensor =
+        owner.sensor(
+            "table-commit-duration-ms",
+            "Commits of the table per second (rate), and their average and longest duration in ms.",
+            tags,
+            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
+    rowsPerCommitSensor =
+        owner.sensor(
+            "table-rows-per-commit",
+            "Average and largest number of rows one commit of the table carried.",
+            tags,
+            Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
   }
 
   public void recordIn() {
@@ -51,12 +76,16 @@ public final class TableMetrics {
 
   public void rowWritten() {
     rowsWritten.incrementAndGet();
+    rowsWrittenSensor.record(1);
     oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
   }
 
   public void committed(long durationMs, java.util.OptionalLong snapshotId) {
     commits.incrementAndGet();
     commitDurationMs.set(durationMs);
+    commitSensor.record(durationMs);
+    long written = rowsWritten.get();
+    rowsPerCommitSensor.record(written - rowsAtLastCommit.getAndSet(written));
     snapshotId.ifPresent(lastSnapshotId::set);
     oldestPendingMs.set(0);
   }

@@ -6,6 +6,7 @@ import io.changelake.metrics.MetricsRegistry;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.source.SourceTaskContext;
 
@@ -40,6 +41,14 @@ public final class SourceMetrics implements AutoCloseable {
   /** The metrics of {@code table} ({@code database.table}), registered on first use. */
   public synchronized SourceTableMetrics table(String table) {
     return tables.computeIfAbsent(table, t -> new SourceTableMetrics(t, this));
+  }
+
+  MetricsRegistry.Recorder sensor(
+      String name,
+      String description,
+      LinkedHashMap<String, String> tags,
+      Set<MetricsRegistry.Stat> stats) {
+    return registry.sensor(name, description, tags, stats);
   }
 
   <T> void gauge(

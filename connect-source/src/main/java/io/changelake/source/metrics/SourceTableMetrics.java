@@ -1,6 +1,8 @@
 package io.changelake.source.metrics;
 
+import io.changelake.metrics.MetricsRegistry;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,6 +18,7 @@ public final class SourceTableMetrics {
   private final AtomicLong lastPublishedMs = new AtomicLong();
   // 1 while the task has stopped publishing the table (an unreadable snapshot), else 0
   private final AtomicLong stopped = new AtomicLong();
+  private final MetricsRegistry.Recorder recordsOutSensor;
 
   SourceTableMetrics(String table, SourceMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -59,6 +62,12 @@ public final class SourceTableMetrics {
             + " that snapshot.",
         tags,
         stopped::get);
+    recordsOutSensor =
+        owner.sensor(
+            "table-records-out",
+            "Records the task handed to Connect for the table per second.",
+            tags,
+            Set.of(MetricsRegistry.Stat.RATE));
   }
 
   /**
@@ -75,6 +84,9 @@ public final class SourceTableMetrics {
 
   public void recordsOut(int count) {
     records.addAndGet(count);
+    for (int i = 0; i < count; i++) {
+      recordsOutSensor.record(1);
+    }
   }
 
   /** The task read snapshot {@code snapshotId} completely; {@code published}: it had records. */

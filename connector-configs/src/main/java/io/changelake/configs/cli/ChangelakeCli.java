@@ -34,6 +34,8 @@ import picocli.CommandLine.HelpCommand;
       OffsetsCommand.class,
       UpCommand.class,
       QuickstartCommand.class,
+      LakeCommand.class,
+      CompletionCommand.class,
       HelpCommand.class
     },
     footer = {"", ExitCodes.HELP_TABLE})
@@ -55,6 +57,7 @@ public final class ChangelakeCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new ChangelakeCli());
     cli.setExecutionExceptionHandler(ChangelakeCli::handle);
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
     for (CliExtension extension : CliExtension.installed()) {
       cli.addSubcommand(extension.command());
     }
@@ -70,11 +73,32 @@ public final class ChangelakeCli implements Runnable {
   }
 
   private static int handle(Exception e, CommandLine cli, CommandLine.ParseResult parseResult) {
+    int code = report(e, cli);
+    CommandLine.Model.OptionSpec output = cli.getCommandSpec().findOption(OutputOptions.OPTION);
+    if (output != null && output.getValue() == OutputOptions.Format.JSON) {
+      // scripts reading stdout get a document on failure too, not an empty stream
+      JsonOutput.write(cli.getOut(), new ErrorResult(new ErrorResult.Error(code, e.getMessage())));
+    }
+    return code;
+  }
+
+  /** {@code -o json} when a command ends with an error; the text also goes to stderr. */
+  record ErrorResult(Error error) {
+    record Error(int exitCode, String message) {}
+  }
+
+  private static int report(Exception e, CommandLine cli) {
     PrintWriter err = cli.getErr();
     if (e instanceof ConnectRestException rest) {
       err.println("error: " + rest.getMessage());
       err.flush();
       return rest.notFound() ? ExitCodes.NOT_FOUND : ExitCodes.CONNECT_ERROR;
+    }
+    if (e instanceof Distribution.MissingPartException
+        || e instanceof io.changelake.configs.lake.LakeException) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return e instanceof Distribution.MissingPartException ? ExitCodes.USAGE : ExitCodes.FAILED;
     }
     if (e instanceof ConnectorFileException file) {
       err.println("error: " + file.getMessage());

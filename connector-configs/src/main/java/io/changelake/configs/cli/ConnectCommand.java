@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
 abstract class ConnectCommand implements Callable<Integer> {
   @Mixin ConnectOptions connect;
 
+  @Mixin OutputOptions output;
+
   @Spec CommandSpec spec;
 
   private ConnectClient client;
@@ -29,9 +31,24 @@ abstract class ConnectCommand implements Callable<Integer> {
     return spec.commandLine().getErr();
   }
 
+  boolean json() {
+    return output.json();
+  }
+
+  /** Where progress and notices go: stdout in text mode, stderr when stdout holds the JSON. */
+  PrintWriter progress() {
+    return json() ? err() : out();
+  }
+
   ConnectClient client() {
     if (client == null) {
-      client = connect.client();
+      PrintWriter notices = progress();
+      client =
+          connect.client(
+              notice -> {
+                notices.println(notice);
+                notices.flush();
+              });
     }
     return client;
   }

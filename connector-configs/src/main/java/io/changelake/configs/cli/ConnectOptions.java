@@ -2,9 +2,11 @@ package io.changelake.configs.cli;
 
 import io.changelake.configs.rest.ConnectClient;
 import io.changelake.configs.rest.ConnectEndpoint;
+import io.changelake.configs.rest.RebalanceRetry;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 import picocli.CommandLine.Option;
 
 /**
@@ -57,7 +59,27 @@ public final class ConnectOptions {
       description = "Trust any certificate and host name (development only).")
   boolean insecure;
 
+  @Option(
+      names = "--retries",
+      paramLabel = "N",
+      defaultValue = "6",
+      description =
+          "How often a call answered with 409 (Connect rebalancing) is retried, with a backoff"
+              + " doubling from 0.5s to 8s (default: 6, about 25s in all; 0: never).")
+  int retries;
+
+  /** A client that retries quietly (for long-running commands with no terminal to tell). */
   public ConnectClient client() {
+    return client(notice -> {});
+  }
+
+  /** A client that tells {@code notices} of each retry. */
+  public ConnectClient client(Consumer<String> notices) {
+    RebalanceRetry retry =
+        new RebalanceRetry(
+            Math.max(0, retries) + 1,
+            RebalanceRetry.DEFAULT.firstBackoff(),
+            RebalanceRetry.DEFAULT.maxBackoff());
     return new ConnectClient(
         new ConnectEndpoint(
             URI.create(url),
@@ -65,6 +87,8 @@ public final class ConnectOptions {
             Optional.ofNullable(password),
             Optional.ofNullable(truststore),
             Optional.ofNullable(truststorePassword),
-            insecure));
+            insecure),
+        retry,
+        notices);
   }
 }

@@ -4,6 +4,7 @@ import io.changelake.configs.rest.ConnectClient;
 import io.changelake.configs.rest.ConnectRestException;
 import io.changelake.configs.rest.ConnectorState;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /** Polls a connector's status until it reaches a state, fails, or time runs out. */
@@ -27,8 +28,12 @@ final class ConnectorWaiter {
    * a task that fails on start usually does so within that time.
    */
   static Outcome untilRunning(
-      ConnectClient client, String name, Duration timeout, Duration settle) {
-    return until(client, name, timeout, settle, ConnectorState::fullyRunning);
+      ConnectClient client,
+      String name,
+      Duration timeout,
+      Duration settle,
+      Consumer<ConnectorState> onPoll) {
+    return until(client, name, timeout, settle, ConnectorState::fullyRunning, onPoll);
   }
 
   /** Waits until the connector is STOPPED and has no tasks left (KIP-875). */
@@ -38,7 +43,8 @@ final class ConnectorWaiter {
         name,
         timeout,
         Duration.ZERO,
-        s -> ConnectorState.STOPPED.equals(s.connector().state()) && s.tasks().isEmpty());
+        s -> ConnectorState.STOPPED.equals(s.connector().state()) && s.tasks().isEmpty(),
+        s -> {});
   }
 
   private static Outcome until(
@@ -46,13 +52,15 @@ final class ConnectorWaiter {
       String name,
       Duration timeout,
       Duration settle,
-      Predicate<ConnectorState> reached) {
+      Predicate<ConnectorState> reached,
+      Consumer<ConnectorState> onPoll) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long reachedSince = -1;
     ConnectorState last = null;
     while (true) {
       try {
         last = client.status(name);
+        onPoll.accept(last);
       } catch (ConnectRestException e) {
         // A connector just created has no status until the herder has started it.
         if (!e.notFound()) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -55,46 +56,102 @@ final class DeployCommand extends ConnectCommand {
   @Option(names = "--skip-validation", description = "Do not validate before deploying.")
   boolean skipValidation;
 
+  /**
+   * One connector in {@code -o json}. {@code action}: created, updated, unchanged, or invalid (not
+   * deployed; {@code errors} says why). {@code outcome}: running, failed, timeout, paused, stopped,
+   * not_waited (--no-wait) or not_deployed. {@code status} is the last state seen, if any.
+   */
+  record DeployView(
+      String file,
+      String name,
+      String action,
+      int changedKeys,
+      List<ValidateCommand.KeyError> errors,
+      String outcome,
+      StatusView status) {}
+
+  /** {@code -o json}. */
+  record Result(List<DeployView> connectors) {}
+
+  private record Applied(ConnectorFile file, String action, int changedKeys) {}
+
+  private record Waited(String outcome, ConnectorState last, int exitCode) {}
+
   @Override
   public Integer call() {
     List<ConnectorFile> files = ConnectorFiles.load(paths);
     PrintWriter out = out();
-    boolean failed = false;
-    List<String> toWatch = new ArrayList<>();
+    List<DeployView> views = new ArrayList<>();
+    List<Applied> applied = new ArrayList<>();
+    int worst = ExitCodes.OK;
     for (ConnectorFile file : files) {
-      if (!skipValidation && !ValidateCommand.validate(this, file)) {
-        out.printf("! %s: not deployed, fix the errors above%n", file.name());
-        failed = true;
-        continue;
+      if (!skipValidation) {
+        ValidateCommand.FileValidation validation = ValidateCommand.validate(this, file);
+        if (!json()) {
+          ValidateCommand.print(out, validation);
+        }
+        if (!validation.valid()) {
+          if (!json()) {
+            out.printf("! %s: not deployed, fix the errors above%n", file.name());
+          }
+          views.add(
+              new DeployView(
+                  file.source().toString(),
+                  file.name(),
+                  "invalid",
+                  0,
+                  validation.errors(),
+                  "not_deployed",
+                  null));
+          worst = ExitCodes.FAILED;
+          continue;
+        }
       }
       ConnectorPlan plan = Planner.plan(file, client().config(file.name()));
+      Applied done;
       if (plan instanceof ConnectorPlan.Unchanged) {
-        out.printf("= %s: unchanged%n", file.name());
+        done = new Applied(file, "unchanged", 0);
+        if (!json()) {
+          out.printf("= %s: unchanged%n", file.name());
+        }
       } else {
         boolean created = client().putConfig(file.name(), file.configToSend());
-        out.printf(
-            "%s %s: %s%n",
-            created ? "+" : "~",
-            file.name(),
-            created
-                ? "created"
-                : "updated (" + ((ConnectorPlan.Update) plan).changes().size() + " keys)");
+        int keys = created ? 0 : ((ConnectorPlan.Update) plan).changes().size();
+        done = new Applied(file, created ? "created" : "updated", keys);
+        if (!json()) {
+          out.printf(
+              "%s %s: %s%n",
+              created ? "+" : "~",
+              file.name(),
+              created ? "created" : "updated (" + keys + " keys)");
+        }
       }
-      toWatch.add(file.name());
+      applied.add(done);
     }
     out.flush();
-    if (noWait) {
-      return failed ? ExitCodes.FAILED : ExitCodes.OK;
+    for (Applied done : applied) {
+      Waited waited =
+          noWait ? new Waited("not_waited", null, ExitCodes.OK) : awaitRunning(done.file().name());
+      worst = Math.max(worst, waited.exitCode());
+      views.add(
+          new DeployView(
+              done.file().source().toString(),
+              done.file().name(),
+              done.action(),
+              done.changedKeys(),
+              List.of(),
+              waited.outcome(),
+              waited.last() == null ? null : StatusView.of(waited.last())));
     }
-    int worst = failed ? ExitCodes.FAILED : ExitCodes.OK;
-    for (String name : toWatch) {
-      worst = Math.max(worst, awaitRunning(name));
+    if (json()) {
+      JsonOutput.write(out, new Result(views));
     }
-    return worst == ExitCodes.OK ? ExitCodes.OK : worst;
+    return worst;
   }
 
-  private int awaitRunning(String name) {
+  private Waited awaitRunning(String name) {
     PrintWriter out = out();
+    PrintWriter progress = progress();
     ConnectorState now = null;
     try {
       now = client().status(name);
@@ -106,33 +163,39 @@ final class DeployCommand extends ConnectCommand {
     if (now != null
         && (ConnectorState.PAUSED.equals(now.connector().state())
             || ConnectorState.STOPPED.equals(now.connector().state()))) {
-      StatusPrinter.print(out, now, false);
-      out.printf(
+      if (!json()) {
+        StatusPrinter.print(out, now, false);
+      }
+      progress.printf(
           "  %s is %s: deploy keeps that state; run 'changelake resume %s' to start it%n",
           name, now.connector().state(), name);
-      return ExitCodes.OK;
+      progress.flush();
+      return new Waited(now.connector().state().toLowerCase(Locale.ROOT), now, ExitCodes.OK);
     }
-    out.printf("  waiting up to %ds for %s to run...%n", timeout.toSeconds(), name);
-    out.flush();
-    ConnectorWaiter.Outcome outcome = ConnectorWaiter.untilRunning(client(), name, timeout, settle);
-    if (outcome.last() != null) {
+    progress.printf("  waiting up to %ds for %s to run...%n", timeout.toSeconds(), name);
+    progress.flush();
+    ConnectorWaiter.Outcome outcome =
+        ConnectorWaiter.untilRunning(client(), name, timeout, settle, new DeployProgress(progress));
+    if (outcome.last() != null && !json()) {
       StatusPrinter.print(out, outcome.last(), false);
     }
     switch (outcome.result()) {
       case REACHED:
-        return ExitCodes.OK;
+        return new Waited("running", outcome.last(), ExitCodes.OK);
       case FAILED:
-        out.printf(
+        progress.printf(
             "! %s failed. Fix the cause shown above, then 'changelake restart %s'"
                 + " (or deploy a corrected file).%n",
             name, name);
-        return ExitCodes.FAILED;
+        progress.flush();
+        return new Waited("failed", outcome.last(), ExitCodes.FAILED);
       default:
-        out.printf(
+        progress.printf(
             "! %s did not run within %ds (connector or tasks still starting, or no task"
                 + " was created).%n",
             name, timeout.toSeconds());
-        return ExitCodes.TIMEOUT;
+        progress.flush();
+        return new Waited("timeout", outcome.last(), ExitCodes.TIMEOUT);
     }
   }
 }

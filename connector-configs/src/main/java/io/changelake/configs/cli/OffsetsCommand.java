@@ -63,14 +63,36 @@ final class OffsetsCommand extends ConnectCommand {
       description = "How long to wait for the connector to stop (default: 1m).")
   Duration timeout;
 
+  /** {@code -o json} of a read: Connect's offsets list as it returned it. */
+  record ReadResult(String connector, JsonNode offsets) {}
+
+  /**
+   * {@code -o json} of a reset or alter: {@code action} reset or alter, {@code changed} whether
+   * Connect applied it, {@code message} Connect's answer (or why nothing changed).
+   */
+  record ChangeResult(
+      String connector,
+      String action,
+      boolean stoppedFirst,
+      boolean changed,
+      String message,
+      boolean resumed,
+      StatusView status) {}
+
   @Override
   public Integer call() throws IOException {
     PrintWriter out = out();
     if (change == null) {
-      out.println(JSON.writeValueAsString(client().offsets(name)));
-      out.flush();
+      JsonNode offsets = client().offsets(name);
+      if (json()) {
+        JsonOutput.write(out, new ReadResult(name, offsets.path("offsets")));
+      } else {
+        out.println(JSON.writeValueAsString(offsets));
+        out.flush();
+      }
       return ExitCodes.OK;
     }
+    String action = change.reset ? "reset" : "alter";
     JsonNode alteration = null;
     if (change.alterFile != null) {
       try {
@@ -85,25 +107,34 @@ final class OffsetsCommand extends ConnectCommand {
       }
     }
     ConnectorState state = client().status(name);
+    boolean stoppedFirst = false;
     if (!ConnectorState.STOPPED.equals(state.connector().state())) {
       if (!stopFirst) {
-        out.printf(
-            "%s is %s; offsets change only while it is STOPPED. Run 'changelake stop %s' first,"
-                + " or add --stop.%n",
-            name, state.connector().state(), name);
-        out.flush();
-        return ExitCodes.FAILED;
+        return unchanged(
+            action,
+            false,
+            String.format(
+                "%s is %s; offsets change only while it is STOPPED. Run 'changelake stop %s'"
+                    + " first, or add --stop.",
+                name, state.connector().state(), name),
+            state,
+            ExitCodes.FAILED);
       }
       client().stop(name);
-      out.printf("%s: stopping...%n", name);
-      out.flush();
+      stoppedFirst = true;
+      progress().printf("%s: stopping...%n", name);
+      progress().flush();
       ConnectorWaiter.Outcome stopped = ConnectorWaiter.untilStopped(client(), name, timeout);
       if (stopped.result() != ConnectorWaiter.Result.REACHED) {
-        if (stopped.last() != null) {
+        if (stopped.last() != null && !json()) {
           StatusPrinter.print(out, stopped.last(), false);
         }
-        out.printf("%s did not stop within %ds%n", name, timeout.toSeconds());
-        return ExitCodes.TIMEOUT;
+        return unchanged(
+            action,
+            true,
+            String.format("%s did not stop within %ds", name, timeout.toSeconds()),
+            stopped.last(),
+            ExitCodes.TIMEOUT);
       }
     }
     String message;
@@ -114,18 +145,49 @@ final class OffsetsCommand extends ConnectCommand {
               : client().alterOffsets(name, alteration);
     } catch (ConnectRestException e) {
       if (e.status() == 400 || e.status() == 500) {
-        out.printf("%s: offsets not changed: %s%n", name, e.getMessage());
-        out.flush();
-        return ExitCodes.FAILED;
+        return unchanged(
+            action,
+            stoppedFirst,
+            name + ": offsets not changed: " + e.getMessage(),
+            null,
+            ExitCodes.FAILED);
       }
       throw e;
     }
-    out.printf("%s: %s%n", name, message);
+    if (!json()) {
+      out.printf("%s: %s%n", name, message);
+    }
     if (resumeAfter) {
       client().resume(name);
-      out.printf("%s: resume requested%n", name);
+      if (!json()) {
+        out.printf("%s: resume requested%n", name);
+      }
+    }
+    if (json()) {
+      JsonOutput.write(
+          out, new ChangeResult(name, action, stoppedFirst, true, message, resumeAfter, null));
     }
     out.flush();
     return ExitCodes.OK;
+  }
+
+  private int unchanged(
+      String action, boolean stoppedFirst, String message, ConnectorState last, int exitCode) {
+    if (json()) {
+      JsonOutput.write(
+          out(),
+          new ChangeResult(
+              name,
+              action,
+              stoppedFirst,
+              false,
+              message,
+              false,
+              last == null ? null : StatusView.of(last)));
+    } else {
+      out().println(message);
+      out().flush();
+    }
+    return exitCode;
   }
 }

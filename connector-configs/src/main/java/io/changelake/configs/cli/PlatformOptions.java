@@ -9,10 +9,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Options of the embedded platform, shared by {@code up} and {@code quickstart}. */
 final class PlatformOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   @Option(
       names = "--kafka-port",
       paramLabel = "PORT",
@@ -53,6 +58,7 @@ final class PlatformOptions {
   /** Installs the plugins into the state directory and returns the settings to start with. */
   PlatformSettings settings(
       Path stateDir, int defaultKafka, int defaultController, int defaultConnect) {
+    Distribution.requirePlatform(command.name());
     Path buildDir = PluginInstaller.buildDir();
     Optional<Path> archive =
         Optional.ofNullable(pluginArchive).or(() -> PluginInstaller.findArchive(buildDir));

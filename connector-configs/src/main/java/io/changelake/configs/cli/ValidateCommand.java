@@ -7,6 +7,7 @@ import io.changelake.configs.rest.ConnectRestException;
 import io.changelake.configs.rest.ValidationReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -26,45 +27,66 @@ final class ValidateCommand extends ConnectCommand {
       description = "Connector JSON files, or directories of them.")
   List<Path> paths;
 
+  /** One key's error; literal secrets of the file are replaced by [hidden]. */
+  record KeyError(String key, String message) {}
+
+  /** What Connect said about one file. */
+  record FileValidation(
+      String file, String name, String connectorClass, boolean valid, List<KeyError> errors) {}
+
+  /** {@code -o json}. */
+  record Result(List<FileValidation> files, int valid, int total) {}
+
   @Override
   public Integer call() {
     List<ConnectorFile> files = ConnectorFiles.load(paths);
-    int failed = 0;
+    List<FileValidation> results = new ArrayList<>();
     for (ConnectorFile file : files) {
-      if (!validate(this, file)) {
-        failed++;
+      FileValidation result = validate(this, file);
+      results.add(result);
+      if (!json()) {
+        print(out(), result);
       }
     }
-    out().printf("%d of %d connector files valid%n", files.size() - failed, files.size());
-    return failed == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+    int valid = (int) results.stream().filter(FileValidation::valid).count();
+    if (json()) {
+      JsonOutput.write(out(), new Result(results, valid, files.size()));
+    } else {
+      out().printf("%d of %d connector files valid%n", valid, files.size());
+      out().flush();
+    }
+    return valid == files.size() ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
-  /** Validates one file, printing the result; true when Connect found no error. */
-  static boolean validate(ConnectCommand command, ConnectorFile file) {
-    PrintWriter out = command.out();
-    out.printf("%s  %s  (%s)%n", file.source(), file.name(), file.connectorClass());
-    ValidationReport report;
+  /** Validates one file against the worker. */
+  static FileValidation validate(ConnectCommand command, ConnectorFile file) {
+    List<KeyError> errors = new ArrayList<>();
     try {
-      report = command.client().validate(file.connectorClass(), file.configToSend());
+      ValidationReport report =
+          command.client().validate(file.connectorClass(), file.configToSend());
+      for (ValidationReport.KeyReport key : report.keysWithErrors()) {
+        for (String error : key.errors()) {
+          errors.add(new KeyError(key.name(), Secrets.redact(error, file.config())));
+        }
+      }
     } catch (ConnectRestException e) {
-      if (e.status() == 400 || e.status() == 404 || e.status() == 500) {
-        // Connect answers this way when the class is not installed on the worker.
-        out.printf("  connector.class: %s%n", Secrets.redact(e.getMessage(), file.config()));
-        out.flush();
-        return false;
+      if (e.status() != 400 && e.status() != 404 && e.status() != 500) {
+        throw e;
       }
-      throw e;
+      // Connect answers this way when the class is not installed on the worker.
+      errors.add(new KeyError("connector.class", Secrets.redact(e.getMessage(), file.config())));
     }
-    for (ValidationReport.KeyReport key : report.keysWithErrors()) {
-      for (String error : key.errors()) {
-        out.printf("  %s: %s%n", key.name(), Secrets.redact(error, file.config()));
-      }
+    return new FileValidation(
+        file.source().toString(), file.name(), file.connectorClass(), errors.isEmpty(), errors);
+  }
+
+  static void print(PrintWriter out, FileValidation result) {
+    out.printf("%s  %s  (%s)%n", result.file(), result.name(), result.connectorClass());
+    for (KeyError error : result.errors()) {
+      out.printf("  %s: %s%n", error.key(), error.message());
     }
-    out.println(
-        report.errorCount() == 0
-            ? "  valid"
-            : "  " + report.errorCount() + (report.errorCount() == 1 ? " error" : " errors"));
+    int count = result.errors().size();
+    out.println(count == 0 ? "  valid" : "  " + count + (count == 1 ? " error" : " errors"));
     out.flush();
-    return report.errorCount() == 0;
   }
 }

@@ -26,13 +26,21 @@ public final class PluginInstaller {
 
   private PluginInstaller() {}
 
-  /** The build's {@code target} directory: where the CLI jar (or the classes) came from. */
+  /**
+   * The CLI's home, where the plugin archive and {@code plugins/} sit: the folder of the jar (or
+   * classes folder) holding this class, or the folder above it when that is {@code lib/} — the full
+   * CLI ({@code connector-configs/cli/target/changelake-cli.jar}) keeps this module's jar in {@code
+   * lib/} beside it.
+   */
   public static Path buildDir() {
     try {
       Path location =
           Path.of(
               PluginInstaller.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return location.getParent();
+      Path dir = location.getParent();
+      return dir.getFileName() != null && dir.getFileName().toString().equals("lib")
+          ? dir.getParent()
+          : dir;
     } catch (URISyntaxException e) {
       throw new PlatformException("Cannot locate the changelake CLI jar: " + e.getMessage(), e);
     }

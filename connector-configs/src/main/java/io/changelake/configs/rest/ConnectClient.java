@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** A small client of the Kafka Connect REST API: one method per endpoint the CLI uses. */
 public final class ConnectClient {
@@ -26,9 +27,21 @@ public final class ConnectClient {
   private final ConnectEndpoint endpoint;
   private final HttpClient http;
   private final Optional<String> authorization;
+  private final RebalanceRetry retry;
+  private final Consumer<String> notices;
 
   public ConnectClient(ConnectEndpoint endpoint) {
+    this(endpoint, RebalanceRetry.DEFAULT, notice -> {});
+  }
+
+  /**
+   * @param retry how calls answered with 409 (rebalance in progress) are retried
+   * @param notices told of each retry, in a sentence a user can read
+   */
+  public ConnectClient(ConnectEndpoint endpoint, RebalanceRetry retry, Consumer<String> notices) {
     this.endpoint = endpoint;
+    this.retry = retry;
+    this.notices = notices;
     HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
     if ("https".equalsIgnoreCase(endpoint.url().getScheme())) {
       builder.sslContext(TlsContexts.forEndpoint(endpoint));
@@ -183,6 +196,37 @@ public final class ConnectClient {
   }
 
   private Answer exchange(String method, String path, Object body) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return exchangeOnce(method, path, body);
+      } catch (ConnectRestException e) {
+        if (e.status() != 409 || attempt >= retry.attempts()) {
+          throw e;
+        }
+        Duration pause = retry.backoffAfter(attempt);
+        notices.accept(
+            "Kafka Connect is rebalancing (409 on "
+                + method
+                + " "
+                + path
+                + "): retrying in "
+                + pause.toMillis()
+                + " ms (attempt "
+                + (attempt + 1)
+                + " of "
+                + retry.attempts()
+                + ")");
+        try {
+          Thread.sleep(pause.toMillis());
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
+  private Answer exchangeOnce(String method, String path, Object body) {
     URI uri = URI.create(stripSlash(endpoint.url().toString()) + path);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).header("Accept", "application/json");
@@ -238,11 +282,15 @@ public final class ConnectClient {
     }
   }
 
-  private static String hint(int status) {
+  private String hint(int status) {
     return switch (status) {
       case 401 -> " (give --user and --password, or check them)";
       case 403 -> " (the user lacks permission for this call)";
-      case 409 -> " (a rebalance is in progress or the connector is not stopped: retry shortly)";
+      case 409 ->
+          " (still 409 after "
+              + retry.attempts()
+              + " attempts: a rebalance is in progress or the connector is not stopped; check"
+              + " the workers' logs, then retry)";
       default -> "";
     };
   }
