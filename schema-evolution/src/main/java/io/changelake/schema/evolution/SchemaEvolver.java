@@ -178,8 +178,10 @@ public final class SchemaEvolver {
 
   private static TableSchema schemaOf(Table table, Identifier identifier) {
     if (table instanceof FileStoreTable fileStoreTable) {
-      // the table object may come from a cache: its schema files are the truth
-      return fileStoreTable.copyWithLatestSchema().schema();
+      // the table object may come from a cache: its schema files are the truth, options included
+      // (copyWithLatestSchema would keep the cached object's options, e.g. without a sequence
+      // group another task added, and the companion would re-plan it)
+      return fileStoreTable.schemaManager().latest().orElse(fileStoreTable.schema());
     }
     throw new IllegalArgumentException(
         "Table " + identifier.getFullName() + " is not a Paimon file store table: " + table);
