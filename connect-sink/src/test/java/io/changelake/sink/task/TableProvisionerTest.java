@@ -10,10 +10,10 @@ import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.config.TableSettings;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
-import io.changelake.sink.decode.Op;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +46,7 @@ class TableProvisionerTest {
   void createdTablesTakeKeyFromRecordKeyAndGetSequenceColumns() {
     TableSpec spec =
         TableProvisioner.spec(
-            ID, settings(), change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            ID, settings(), change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id");
     assertThat(spec.rowType().getFieldNames())
@@ -82,7 +82,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", engine, "table.delete-policy", policy),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
             severalTopics);
 
     assertThat(spec.options()).containsEntry(option, value);
@@ -94,7 +94,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.rowType().getFieldNames())
         .containsExactly(
@@ -114,7 +114,7 @@ class TableProvisionerTest {
             ID,
             settings(
                 "table.merge-engine", "partial-update", "table.delete-policy", "clear-columns"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
             true);
 
     List<String> group = SequenceGroups.sequenceNames("customers");
@@ -134,7 +134,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", "first-row"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.sequenceFields()).isEmpty();
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
@@ -149,7 +149,7 @@ class TableProvisionerTest {
                 "table.customers.partition-keys", "name",
                 "table.customers.option.file.format", "orc",
                 "table.customers.sequence-fields", "bio"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id", "name");
     assertThat(spec.partitionKeys()).containsExactly("name");
@@ -160,7 +160,7 @@ class TableProvisionerTest {
 
   @Test
   void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
-    RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+    RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
     assertThat(TableProvisioner.spec(ID, settings(), first).options())
         .containsEntry("changelog-producer.row-deduplicate", "true")
         .containsEntry(
@@ -195,7 +195,7 @@ class TableProvisionerTest {
       boolean deduplicate, int expectedPairs, @TempDir Path warehouse) throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableSettings settings =
           deduplicate
               ? settings("table.buckets", "1")
@@ -229,7 +229,7 @@ class TableProvisionerTest {
       throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableProvisioner provisioner = new TableProvisioner(catalog);
       TableSettings partialUpdate =
           settings("table.merge-engine", "partial-update", "table.delete-policy", "ignore");
@@ -259,7 +259,9 @@ class TableProvisionerTest {
       assertThatThrownBy(
               () ->
                   provisioner.provision(
-                      ID, partialUpdate, change(Op.CREATE, otherKey, null, row(1, "a", "b"), 1, 0)))
+                      ID,
+                      partialUpdate,
+                      change(DebeziumOp.CREATE, otherKey, null, row(1, "a", "b"), 1, 0)))
           .isInstanceOf(RecordException.class)
           .hasMessageContaining("has primary key [id] but the records carry key [name]");
       Identifier missing = Identifier.create("lake", "missing");
@@ -275,7 +277,7 @@ class TableProvisionerTest {
       throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableSettings removeRow =
           settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row");
       TableSpec current = TableProvisioner.spec(ID, removeRow, first);
@@ -322,7 +324,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.primary-key-fields", "id"),
-            change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id");
   }
@@ -331,7 +333,7 @@ class TableProvisionerTest {
   void keylessRecordsMakeAnAppendTableByDefaultAndAreRefusedWithKeylessModeFail() {
     TableSpec append =
         TableProvisioner.spec(
-            ID, settings(), change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0));
+            ID, settings(), change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0));
     assertThat(append.primaryKeys()).isEmpty();
     assertThat(append.rowType().getFieldNames())
         .containsExactly(
@@ -346,7 +348,7 @@ class TableProvisionerTest {
                 TableProvisioner.spec(
                     ID,
                     settings("table.keyless-mode", "fail"),
-                    change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
+                    change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0)))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("lake.customers")
         .hasMessageContaining("set table.customers.primary-key-fields");
@@ -359,7 +361,7 @@ class TableProvisionerTest {
                 TableProvisioner.spec(
                     ID,
                     settings("table.primary-key-fields", "customer_id"),
-                    change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
+                    change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0)))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("'customer_id'")
         .hasMessageContaining("[id, name, bio]");
