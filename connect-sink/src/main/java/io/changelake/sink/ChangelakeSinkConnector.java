@@ -4,6 +4,7 @@ import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.config.ChangelakeSinkConfig;
+import io.changelake.sink.config.DeletePolicy;
 import io.changelake.sink.config.TableSettings;
 import io.changelake.sink.task.ChangelakeSinkTask;
 import java.util.ArrayList;
@@ -129,7 +130,25 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + " cannot apply deletes by default: set "
               + prefix
               + ChangelakeSinkConfig.DELETE_POLICY
-              + "=remove-row (a delete removes the row) or =ignore (rows stay)");
+              + "=remove-row (a delete removes the row), =clear-columns (a delete clears its topic's"
+              + " columns) or =ignore (rows stay)");
+    }
+    if (settings.mergeEngine() != MergeEngine.PARTIAL_UPDATE
+        && settings.deletePolicy() == DeletePolicy.CLEAR_COLUMNS) {
+      addError(
+          config,
+          values,
+          prefix + ChangelakeSinkConfig.DELETE_POLICY,
+          "delete-policy=clear-columns clears the columns of one topic in a partial-update table;"
+              + " a "
+              + settings.mergeEngine().paimonName()
+              + " table stores whole rows: set "
+              + prefix
+              + ChangelakeSinkConfig.DELETE_POLICY
+              + "=remove-row or ignore, or "
+              + prefix
+              + ChangelakeSinkConfig.MERGE_ENGINE
+              + "=partial-update");
     }
     if (settings.mergeEngine() == MergeEngine.FIRST_ROW
         && settings.changelogProducer() == ChangelogProducer.INPUT) {

@@ -43,6 +43,8 @@ class ChangelakeSinkConnectorTest {
         // key set | value | key the error is attached to | words of the fix
         "table.merge-engine|partial-update|table.delete-policy|table.delete-policy=remove-row",
         "table.orders.merge-engine|partial-update|table.orders.delete-policy|table.orders.delete-policy=remove-row",
+        "table.merge-engine|partial-update|table.delete-policy|=clear-columns (a delete clears its topic's",
+        "table.orders.delete-policy|clear-columns|table.orders.delete-policy|table.orders.merge-engine=partial-update",
         "key.converter|org.apache.kafka.connect.storage.StringConverter|table.primary-key-fields|set table.primary-key-fields",
         "compaction.snapshots.retain.max|2|compaction.snapshots.retain.max|must be at least",
         "table.merge-engine|replace|table.merge-engine|Unknown merge engine",

@@ -590,7 +590,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.MEDIUM,
         "What a delete event does. 'default': deduplicate and first-row tables remove the row,"
             + " partial-update tables need an explicit choice. 'remove-row': remove the whole"
-            + " row. 'ignore': keep the row.",
+            + " row. 'clear-columns' (partial-update tables only, for one wide table fed by"
+            + " several topics): set the columns of the delete's topic to NULL, keep the other"
+            + " topics' columns and the row. 'ignore': keep the row.",
         TABLE_GROUP,
         ++order,
         Width.SHORT,

@@ -351,13 +351,15 @@ public final class ChangelakeSinkTask extends SinkTask {
       metrics.recordSkipped();
       return;
     }
+    SequenceGroups.checkTopic(
+        table.groups, change.origin().topic(), id.getFullName(), table.settings.name());
     table.sources.add(sourceName(change.origin(), change.source()));
     if (change.isDelete()) {
       switch (table.settings.deletePolicy()) {
         case IGNORE -> {
           return;
         }
-        case DEFAULT, REMOVE_ROW -> {
+        case DEFAULT, REMOVE_ROW, CLEAR_COLUMNS -> {
           if (!table.acceptsDeletes()) {
             throw new RecordException(
                 "Table "
@@ -374,12 +376,13 @@ public final class ChangelakeSinkTask extends SinkTask {
         RowBuilder.build(
             change,
             table.mergeEngine,
+            table.groups,
             table.settings.name(),
             ordered.orElse(SourcePosition.unknown()),
-            schema -> converter(table, schema, change.key()),
+            schema -> converter(table, schema, change.key(), change.origin().topic()),
             key -> table.writer().lookup(key, progress(table)));
     if (ordered.isEmpty()) {
-      orderAfterStoredVersion(table, row);
+      orderAfterStoredVersion(table, row, change.origin().topic());
     }
     table.writer().write(row);
     table.dirty = true;
@@ -391,7 +394,7 @@ public final class ChangelakeSinkTask extends SinkTask {
    * (a table written before positions were recorded): it is ordered just after the version of its
    * key the table holds.
    */
-  private void orderAfterStoredVersion(TableState table, GenericRow row) {
+  private void orderAfterStoredVersion(TableState table, GenericRow row, String topic) {
     int[] sequence = SequenceColumns.indexesIn(table.writer().table().rowType());
     if (sequence == null) {
       return;
@@ -400,6 +403,13 @@ public final class ChangelakeSinkTask extends SinkTask {
         .writer()
         .lookup(row, progress(table))
         .ifPresent(stored -> row.setField(sequence[0], stored.getLong(sequence[0])));
+    // the topic's sequence group orders its columns: it must say the same
+    SequenceGroups.Columns group =
+        SequenceGroups.columnsOf(table.groups, table.writer().table().rowType(), topic);
+    if (group != null) {
+      row.setField(group.position(), row.getField(sequence[0]));
+      row.setField(group.offset(), row.getField(sequence[1]));
+    }
   }
 
   /** The processed positions with {@code table}'s marks, as its commits record them. */
@@ -420,9 +430,9 @@ public final class ChangelakeSinkTask extends SinkTask {
   }
 
   private RowConverter converter(
-      TableState table, Schema schema, org.apache.kafka.connect.data.Struct key) {
+      TableState table, Schema schema, org.apache.kafka.connect.data.Struct key, String topic) {
     RowConverter cached = table.converter(schema);
-    if (cached != null) {
+    if (cached != null && table.grouped(topic)) {
       return cached;
     }
     TableWriter writer = table.writer();
@@ -435,7 +445,14 @@ public final class ChangelakeSinkTask extends SinkTask {
       EvolutionResult result;
       try {
         result =
-            evolver.evolve(catalog, table.id, schema, key == null ? null : key.schema(), policy);
+            evolver.evolve(
+                catalog,
+                table.id,
+                schema,
+                key == null ? null : key.schema(),
+                policy,
+                SequenceGroups.companion(
+                    table.groups, topic, writer.table().primaryKeys(), table.id.getFullName()));
       } catch (Catalog.TableNotExistException e) {
         throw new ConnectException("Table " + table.id.getFullName() + " was dropped", e);
       }
@@ -451,6 +468,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         writer = table.writer();
       }
       mapping = result.fieldMapping();
+      table.groupChecked(topic);
     }
     RowConverter converter =
         RowConverter.compile(
@@ -535,7 +553,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   private TableState table(Identifier id, RowChange first) {
     TableState table = tables.get(id);
     if (table == null) {
-      provisioner.provision(id, config.tableSettings(id.getObjectName()), first);
+      provisioner.provision(
+          id,
+          config.tableSettings(id.getObjectName()),
+          first,
+          router.mayCombineSources(first.origin().topic()));
       table = open(id);
     }
     return table;

@@ -28,6 +28,7 @@ final class RowBuilder {
 
   /**
    * @param engine the table's merge engine; ignored for append-only change tables
+   * @param groups the table's partial-update sequence groups: the row sets its topic's group
    * @param converterFor the converter for a record schema (evolving the table first if needed)
    * @param storedRow the row the table holds under the key of a converted row (exact also for rows
    *     the task wrote but did not commit yet), asked only when a deduplicate table lacks a value
@@ -35,6 +36,7 @@ final class RowBuilder {
   static GenericRow build(
       RowChange event,
       MergeEngine engine,
+      SequenceGroups.Layout groups,
       String tableName,
       SourcePosition position,
       Function<Schema, RowConverter> converterFor,
@@ -59,10 +61,13 @@ final class RowBuilder {
     RowKind kind = appendOnly ? RowKind.INSERT : kindOf(event.op());
     ConvertedRow converted = converter.convert(source, kind);
     GenericRow row = converted.row();
+    SequenceGroups.Columns group =
+        appendOnly ? null : SequenceGroups.columnsOf(groups, rowType, event.origin().topic());
     if (!event.isDelete() && !converted.unavailable().isEmpty()) {
       keepStoredValues(
           event,
           appendOnly ? null : engine,
+          group,
           tableName,
           converter,
           converted,
@@ -75,6 +80,11 @@ final class RowBuilder {
     if (sequence != null) {
       row.setField(sequence[0], position.value());
       row.setField(sequence[1], event.origin().offset());
+    }
+    if (group != null) {
+      // the topic's group is taken whole (NULLs included) when this is its newest version
+      row.setField(group.position(), position.value());
+      row.setField(group.offset(), event.origin().offset());
     }
     return row;
   }
@@ -89,20 +99,22 @@ final class RowBuilder {
   }
 
   /**
-   * Unavailable columns are null in the converted row. Partial-update tables treat null as "no
-   * value", so the stored value stays. Other engines would store the null: take the value from the
-   * before image when the source sent one (REPLICA IDENTITY FULL); deduplicate tables then take it
-   * from the row they hold under the key; else refuse the record. (Aggregation and first-row rows
-   * are not the source's row, so their stored values cannot stand in.)
+   * Unavailable columns are null in the converted row. Partial-update tables without sequence
+   * groups treat null as "no value", so the stored value stays. Other tables would store the null:
+   * take the value from the before image when the source sent one (REPLICA IDENTITY FULL);
+   * deduplicate tables, and partial-update tables whose group of this topic the stored row holds,
+   * then take it from the row they hold under the key; else refuse the record. (Aggregation and
+   * first-row rows are not the source's row, so their stored values cannot stand in.)
    */
   private static void keepStoredValues(
       RowChange event,
       MergeEngine engine,
+      SequenceGroups.Columns group,
       String tableName,
       RowConverter converter,
       ConvertedRow converted,
       Function<InternalRow, Optional<InternalRow>> storedRow) {
-    if (engine == MergeEngine.PARTIAL_UPDATE) {
+    if (engine == MergeEngine.PARTIAL_UPDATE && group == null) {
       return;
     }
     BitSet missing = (BitSet) converted.unavailable().clone();
@@ -115,9 +127,14 @@ final class RowBuilder {
         }
       }
     }
-    if (!missing.isEmpty() && engine == MergeEngine.DEDUPLICATE) {
+    if (!missing.isEmpty()
+        && (engine == MergeEngine.DEDUPLICATE || engine == MergeEngine.PARTIAL_UPDATE)) {
       Optional<InternalRow> stored = storedRow.apply(converted.row());
-      if (stored.isPresent()) {
+      // a wide table's row may hold other topics' columns only: this topic's are then unknown
+      if (stored.isPresent()
+          && (group == null
+              || (group.position() < stored.get().getFieldCount()
+                  && !stored.get().isNullAt(group.position())))) {
         RowType rowType = converter.target();
         for (int i = missing.nextSetBit(0); i >= 0; i = missing.nextSetBit(i + 1)) {
           converted
@@ -153,9 +170,7 @@ final class RowBuilder {
               + " the table holds no row with its key to take the value from, and a "
               + engine.paimonName()
               + " table would overwrite the stored value with it. Set REPLICA IDENTITY FULL on"
-              + " the source table (the before image then carries the value), or set table."
-              + tableName
-              + ".merge-engine=partial-update (it keeps stored values)",
+              + " the source table (the before image then carries the value)",
           column,
           null);
     }

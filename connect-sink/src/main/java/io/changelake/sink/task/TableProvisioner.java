@@ -25,12 +25,16 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.RowType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the table of a change event: opens it when it exists (and checks it against the config),
  * else creates it from the event's schemas when auto-create is on.
  */
 final class TableProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(TableProvisioner.class);
+
   private final Catalog catalog;
 
   TableProvisioner(Catalog catalog) {
@@ -39,6 +43,17 @@ final class TableProvisioner {
 
   /** Opens or creates {@code id} for {@code first}, the first event routed to it by this task. */
   FileStoreTable provision(Identifier id, TableSettings settings, RowChange first) {
+    return provision(id, settings, first, false);
+  }
+
+  /**
+   * As {@link #provision(Identifier, TableSettings, RowChange)}.
+   *
+   * @param severalTopics true when the routing may send other topics to the table too (its
+   *     partial-update sequence groups are then per topic)
+   */
+  FileStoreTable provision(
+      Identifier id, TableSettings settings, RowChange first, boolean severalTopics) {
     Table existing = find(id);
     if (existing != null) {
       if (!(existing instanceof FileStoreTable table)) {
@@ -56,7 +71,7 @@ final class TableProvisioner {
               + settings.name()
               + ".auto-create is false; create the table or set auto-create=true");
     }
-    return LakeTables.createOrOpen(catalog, spec(id, settings, first));
+    return LakeTables.createOrOpen(catalog, spec(id, settings, first, severalTopics));
   }
 
   /** Opens an existing table as it is. */
@@ -75,8 +90,14 @@ final class TableProvisioner {
     }
   }
 
-  /** The spec of a table created for {@code first}. */
+  /** The spec of a table created for {@code first}, a table only its topic feeds. */
   static TableSpec spec(Identifier id, TableSettings settings, RowChange first) {
+    return spec(id, settings, first, false);
+  }
+
+  /** The spec of a table created for {@code first}. */
+  static TableSpec spec(
+      Identifier id, TableSettings settings, RowChange first, boolean severalTopics) {
     Schema rowSchema = first.row() != null ? first.row().schema() : first.key().schema();
     List<String> recordKeys = primaryKeys(id, settings, first);
     if (recordKeys.isEmpty()) {
@@ -114,17 +135,25 @@ final class TableProvisioner {
     }
     RowType rowType = new RowType(fields);
     List<String> sequenceFields = settings.sequenceFields();
-    Map<String, String> options = new HashMap<>();
+    Map<String, String> deduplication = Map.of();
     // first-row keeps the first version of a key and Paimon refuses sequence fields for it
     if (sequenceFields.isEmpty() && settings.mergeEngine() != MergeEngine.FIRST_ROW) {
       rowType = SequenceColumns.appendTo(rowType);
       sequenceFields = SequenceColumns.NAMES;
-      options.putAll(changelogDeduplication(settings));
+      deduplication = changelogDeduplication(settings);
     }
-    options.putAll(options(settings));
+    SequenceGroups.Layout layout =
+        SequenceGroups.forNewTable(settings, first.origin().topic(), severalTopics);
+    SequenceGroups.NewTable grouped =
+        SequenceGroups.newTable(
+            layout, rowType, primaryKeys, first.origin().topic(), settings.deletePolicy());
+    Map<String, String> options = options(settings, layout);
+    options.putAll(grouped.options());
+    options.putAll(deduplication);
+    options.putAll(settings.options());
     return new TableSpec(
         id,
-        rowType,
+        grouped.rowType(),
         primaryKeys,
         settings.partitionKeys(),
         settings.buckets(),
@@ -197,17 +226,19 @@ final class TableProvisioner {
         settings.options());
   }
 
-  private static Map<String, String> options(TableSettings settings) {
+  /** Delete options; with sequence groups, {@link SequenceGroups} adds those it needs. */
+  private static Map<String, String> options(TableSettings settings, SequenceGroups.Layout layout) {
     Map<String, String> options = new HashMap<>();
     if (settings.deletePolicy() == DeletePolicy.IGNORE
         || (settings.mergeEngine() == MergeEngine.FIRST_ROW
             && settings.deletePolicy() == DeletePolicy.DEFAULT)) {
       options.put("ignore-delete", "true");
     } else if (settings.mergeEngine() == MergeEngine.PARTIAL_UPDATE
-        && settings.deletePolicy() == DeletePolicy.REMOVE_ROW) {
+        && settings.deletePolicy() == DeletePolicy.REMOVE_ROW
+        && layout instanceof SequenceGroups.None) {
+      // Paimon refuses it next to sequence groups
       options.put("partial-update.remove-record-on-delete", "true");
     }
-    options.putAll(settings.options());
     return options;
   }
 
@@ -295,7 +326,38 @@ final class TableProvisioner {
               + " is a partial-update table without partial-update.remove-record-on-delete, so"
               + " it cannot remove rows on delete; set table."
               + settings.name()
-              + ".delete-policy=ignore, or ALTER the table to set that option");
+              + ".delete-policy=ignore"
+              + (SequenceGroups.of(table.options()) instanceof SequenceGroups.PerTopic
+                  ? " or clear-columns (the table has a sequence group per topic)"
+                  : ", or ALTER the table to set that option"));
+    }
+    if (engine == MergeEngine.PARTIAL_UPDATE
+        && SequenceGroups.of(table.options()) instanceof SequenceGroups.None
+        && table.options().keySet().stream().noneMatch(k -> k.endsWith(".sequence-group"))) {
+      // kept working as before, not migrated (connect-sink README, "Merge engines")
+      LOG.info(
+          "Table {} is a partial-update table without sequence groups (created by a sink"
+              + " version before them, or fed by several topics with delete-policy=remove-row):"
+              + " a column set to NULL in the source keeps its stored value there. Re-create the"
+              + " table (drop it, reset the connector's offsets) to have NULLs applied",
+          name);
+    }
+    if (engine == MergeEngine.PARTIAL_UPDATE
+        && settings.deletePolicy() == DeletePolicy.CLEAR_COLUMNS
+        && (SequenceGroups.of(table.options()) instanceof SequenceGroups.None
+            || table.options().containsKey("partial-update.remove-record-on-sequence-group"))) {
+      throw new RecordException(
+          "Table "
+              + name
+              + (SequenceGroups.of(table.options()) instanceof SequenceGroups.None
+                  ? " has no sequence groups of this sink (created by an earlier version, or"
+                      + " with your own sequence fields or groups), so a delete cannot clear"
+                      + " the columns of one topic"
+                  : " removes rows on delete (partial-update.remove-record-on-sequence-group)")
+              + "; set table."
+              + settings.name()
+              + ".delete-policy=remove-row or ignore, or drop the table and reset the"
+              + " connector's offsets so it is re-created with delete-policy=clear-columns");
     }
     if (engine == MergeEngine.PARTIAL_UPDATE
         && "true".equals(table.options().get("partial-update.remove-record-on-delete"))

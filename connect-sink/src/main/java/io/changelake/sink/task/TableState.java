@@ -27,6 +27,15 @@ final class TableState {
   final TableMetrics metrics;
   final MergeEngine mergeEngine;
 
+  /** The table's partial-update sequence groups, if the sink made them. */
+  final SequenceGroups.Layout groups;
+
+  /**
+   * Topics whose records were checked against the groups (and given theirs) since the converters
+   * were last cleared: a converter is per schema, and two topics may send the very same schema.
+   */
+  private final Set<String> groupedTopics = new HashSet<>();
+
   /** Converters per record schema, valid for the writer's current row type. */
   private final Map<Schema, RowConverter> converters = new HashMap<>();
 
@@ -76,6 +85,17 @@ final class TableState {
                 .table()
                 .options()
                 .getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+    this.groups = SequenceGroups.of(writer().table().options());
+  }
+
+  /** True when {@code topic}'s records may use the cached converters as they are. */
+  boolean grouped(String topic) {
+    return groups instanceof SequenceGroups.None || groupedTopics.contains(topic);
+  }
+
+  /** {@code topic}'s group is in the table as the converters see it. */
+  void groupChecked(String topic) {
+    groupedTopics.add(topic);
   }
 
   RowConverter converter(Schema schema) {
@@ -107,6 +127,7 @@ final class TableState {
   /** Forgets every converter: the table's row type changed. */
   void clearConverters() {
     converters.clear();
+    groupedTopics.clear();
     lastSchema = null;
     lastConverter = null;
   }

@@ -78,7 +78,7 @@ class ChangelakeSinkConfigTest {
         "table.orders.bucket|4|Unknown table setting 'bucket'",
         "table.buckets|0|table.buckets",
         "table.changelog-producer|full|Unknown changelog producer",
-        "table.delete-policy|drop|Must be one of [default, remove-row, ignore]",
+        "table.delete-policy|drop|Must be one of [default, remove-row, clear-columns, ignore]",
         "table.truncate-policy|wipe|Must be one of [delete-all, ignore, fail]",
         "input.format|avro|Must be one of [auto, envelope, flattened]",
         "route.table.format|${table}|Unknown placeholder ${table}",

@@ -44,6 +44,7 @@ class RowBuilderTest {
     return RowBuilder.build(
         event,
         engine,
+        new SequenceGroups.None(),
         "customers",
         event.source().position(),
         schema -> RowConverter.compile(schema, TABLE),
@@ -127,7 +128,6 @@ class RowBuilderTest {
         .hasMessageContaining("column 'bio'")
         .hasMessageContaining("holds no row with its key")
         .hasMessageContaining("REPLICA IDENTITY FULL")
-        .hasMessageContaining("table.customers.merge-engine=partial-update")
         .extracting(e -> ((RecordException) e).field())
         .isEqualTo("bio");
   }

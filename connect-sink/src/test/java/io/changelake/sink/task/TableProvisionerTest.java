@@ -67,18 +67,65 @@ class TableProvisionerTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "partial-update|remove-row|partial-update.remove-record-on-delete",
-        "deduplicate|ignore|ignore-delete",
-        "first-row|default|ignore-delete",
+        // one topic: a delete of the topic's sequence group removes the row
+        "partial-update|remove-row|false|partial-update.remove-record-on-sequence-group"
+            + "|_changelake_source_position",
+        // several topics cannot share NOT NULL group sequences: no groups, as before them
+        "partial-update|remove-row|true|partial-update.remove-record-on-delete|true",
+        "partial-update|ignore|true|ignore-delete|true",
+        "deduplicate|ignore|false|ignore-delete|true",
+        "first-row|default|false|ignore-delete|true",
       })
-  void deletePoliciesBecomePaimonOptions(String engine, String policy, String option) {
+  void deletePoliciesBecomePaimonOptions(
+      String engine, String policy, boolean severalTopics, String option, String value) {
     TableSpec spec =
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", engine, "table.delete-policy", policy),
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            severalTopics);
+
+    assertThat(spec.options()).containsEntry(option, value);
+  }
+
+  @Test
+  void partialUpdateTablesOfOneTopicGetOneSequenceGroupOverTheirValueColumns() {
+    TableSpec spec =
+        TableProvisioner.spec(
+            ID,
+            settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row"),
             change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
-    assertThat(spec.options()).containsEntry(option, "true");
+    assertThat(spec.rowType().getFieldNames())
+        .containsExactly(
+            "id", "name", "bio", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
+    assertThat(spec.options())
+        .containsEntry(
+            "fields._changelake_source_position,_changelake_kafka_offset.sequence-group",
+            "name,bio")
+        .containsEntry(SequenceGroups.LAYOUT, "one-topic")
+        .doesNotContainKey("partial-update.remove-record-on-delete");
+  }
+
+  @Test
+  void partialUpdateTablesOfSeveralTopicsGetANullableSequenceGroupPerTopic() {
+    TableSpec spec =
+        TableProvisioner.spec(
+            ID,
+            settings(
+                "table.merge-engine", "partial-update", "table.delete-policy", "clear-columns"),
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
+            true);
+
+    List<String> group = SequenceGroups.sequenceNames("customers");
+    assertThat(group)
+        .containsExactly("_changelake_customers_position", "_changelake_customers_offset");
+    assertThat(spec.rowType().getFieldNames()).endsWith(group.toArray(String[]::new));
+    assertThat(spec.rowType().getField(group.get(0)).type().isNullable()).isTrue();
+    assertThat(spec.options())
+        .containsEntry("fields." + String.join(",", group) + ".sequence-group", "name,bio")
+        .containsEntry(SequenceGroups.LAYOUT, "per-topic")
+        .doesNotContainKey("partial-update.remove-record-on-sequence-group");
   }
 
   @Test
@@ -255,7 +302,8 @@ class TableProvisionerTest {
               current.mergeEngine(),
               current.changelogProducer(),
               current.sequenceFields(),
-              current.options()));
+              // nor had those versions sequence groups
+              Map.of("partial-update.remove-record-on-delete", "true")));
       TableProvisioner provisioner = new TableProvisioner(catalog);
 
       assertThatThrownBy(() -> provisioner.provision(ID, removeRow, first))

@@ -1,5 +1,6 @@
 package io.changelake.e2e.scenarios;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -8,11 +9,11 @@ import org.junit.jupiter.api.Test;
  * without a before image and deletes with only the key), and a large TOASTed text column that
  * updates leave unchanged: PostgreSQL does not send its value then, Debezium sends a placeholder,
  * and the table must keep the stored value. Both merge engines: a deduplicate table (the default)
- * fills the placeholder from the stored row (a key lookup), and there columns set to NULL must read
- * NULL; a partial-update table keeps stored values by itself. Keys updated and then deleted in one
- * commit round must be gone (the sink's NOT NULL sequence columns). Not covered on the
- * partial-update table: a column set to NULL, which partial-update reads as "no value" and keeps (a
- * documented limitation in connect-sink's README).
+ * fills the placeholder from the stored row (a key lookup); a partial-update table (one sequence
+ * group over its columns) too. In both, columns set to NULL must read NULL. Keys updated and then
+ * deleted in one commit round must be gone (the sink's NOT NULL sequence columns). The
+ * partial-update table is fed by envelopes and by flattened records ({@code ExtractNewRecordState}
+ * in the sink, deletes as tombstones).
  */
 class UpdatesAndDeletesTest extends PipelineTestBase {
 
@@ -32,20 +33,42 @@ class UpdatesAndDeletesTest extends PipelineTestBase {
   }
 
   @Test
-  void partialUpdateTableKeepsUnchangedToastedValues() {
-    String db = "s2partial";
-    createAccounts(db);
-    // the sink's advice for TOASTed columns without REPLICA IDENTITY FULL: a partial-update
-    // table keeps stored values where the source sent a placeholder; deletes remove the row
-    startPipeline(
-        db,
-        "public.accounts",
+  void partialUpdateTableKeepsUnchangedToastedValuesAndTakesNulls() {
+    partialUpdate(
+        "s2partial",
         Map.of(
             "table.accounts.merge-engine", "partial-update",
             "table.accounts.delete-policy", "remove-row"));
+  }
+
+  @Test
+  void partialUpdateTableFromFlattenedRecordsKeepsToastedValuesAndTakesNulls() {
+    Map<String, String> flattened = new HashMap<>();
+    flattened.put("table.accounts.merge-engine", "partial-update");
+    flattened.put("table.accounts.delete-policy", "remove-row");
+    flattened.put("input.format", "flattened");
+    flattened.put("transforms", "unwrap");
+    flattened.put("transforms.unwrap.type", "io.debezium.transforms.ExtractNewRecordState");
+    // deletes stay tombstones (the transform's default), which carry no __table: route by topic
+    flattened.put("transforms.unwrap.add.fields", "op,table,lsn");
+    flattened.put("route.regex.rules", "s2flat\\.public\\.(.*)=>$1");
+    partialUpdate("s2flat", flattened);
+  }
+
+  private static void partialUpdate(String db, Map<String, String> sinkOverrides) {
+    createAccounts(db);
+    startPipeline(db, "public.accounts", sinkOverrides);
     awaitLakeEqualsDatabase(db, "accounts");
 
     changeAccounts(db);
+    pg.execute(
+        db,
+        "UPDATE accounts SET status = NULL WHERE id % 5 = 0",
+        // NULL next to an unchanged TOASTed document, then a key set to NULL and deleted at once
+        "UPDATE accounts SET balance = NULL, status = 'nulled' WHERE id % 11 = 0",
+        "UPDATE accounts SET document = NULL WHERE id % 13 = 0",
+        "UPDATE accounts SET status = NULL WHERE id = 17",
+        "DELETE FROM accounts WHERE id = 17");
     awaitLakeEqualsDatabase(db, "accounts");
   }
 

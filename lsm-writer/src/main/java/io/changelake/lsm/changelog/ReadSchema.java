@@ -1,5 +1,6 @@
 package io.changelake.lsm.changelog;
 
+import io.changelake.lsm.table.LakeTables;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,7 @@ final class ReadSchema {
         newest = Math.max(newest, file.schemaId());
       }
     }
-    return newest > schemaId() ? new ReadSchema(table.copyWithLatestSchema()) : this;
+    return newest > schemaId() ? new ReadSchema(LakeTables.onLatestSchema(table)) : this;
   }
 
   RecordReader<InternalRow> open(Split split) throws java.io.IOException {

@@ -1,6 +1,7 @@
 package io.changelake.lsm.compact;
 
 import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,7 +56,8 @@ public final class Compactor {
    * changelog-producer=full-compaction} tables) with a fresh writer and commits.
    */
   public CompactionResult compact(FileStoreTable table, boolean full) {
-    FileStoreTable compacting = table.copyWithLatestSchema().copy(compactionOptions());
+    // the latest schema's options merge the latest columns (a new sequence group, say)
+    FileStoreTable compacting = LakeTables.onLatestSchema(table).copy(compactionOptions());
     // only a full compaction produces the changelog of a full-compaction table; Paimon's
     // full-compaction.delta-commits counts the commits of one writer, and this writer is fresh
     // every round, so it would never fire
@@ -110,7 +112,7 @@ public final class Compactor {
 
   /** Expires old snapshots and cleans orphan files per the settings. */
   public MaintenanceResult maintain(FileStoreTable table) {
-    FileStoreTable maintained = table.copyWithLatestSchema();
+    FileStoreTable maintained = LakeTables.onLatestSchema(table);
     Long before = maintained.snapshotManager().earliestSnapshotId();
     // consumers registered by changelog readers hold back expiry of snapshots they still need
     maintained

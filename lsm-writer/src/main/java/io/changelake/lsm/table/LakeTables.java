@@ -1,10 +1,15 @@
 package io.changelake.lsm.table;
 
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.schema.SchemaManager;
+import org.apache.paimon.schema.SchemaValidation;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.types.DataField;
@@ -79,7 +84,37 @@ public final class LakeTables {
               + ", not a Paimon file store table");
     }
     // a caching catalog may hand out a table on an older schema
-    return fileStoreTable.copyWithLatestSchema();
+    return onLatestSchema(fileStoreTable);
+  }
+
+  /**
+   * {@code table} on its latest schema <em>with that schema's options</em>. Paimon's {@code
+   * copyWithLatestSchema} takes the latest columns but keeps the options of the schema the object
+   * was loaded on, so a writer, compactor or reader moved on that way after an ALTER that added
+   * columns together with options naming them (a partial-update table's new sequence group) merges
+   * the new columns without those options: a group's NULLs and deletes are lost in the merge.
+   * Options set on this object only (dynamic options such as {@code write-only}, the catalog's
+   * {@code path}) are kept.
+   */
+  public static FileStoreTable onLatestSchema(FileStoreTable table) {
+    SchemaManager schemas = table.schemaManager();
+    Optional<TableSchema> latest = schemas.latest();
+    if (latest.isEmpty() || latest.get().id() == table.schema().id()) {
+      return table;
+    }
+    Map<String, String> stored = schemas.schema(table.schema().id()).options();
+    Map<String, String> options = new HashMap<>(latest.get().options());
+    table
+        .options()
+        .forEach(
+            (key, value) -> {
+              if (!value.equals(stored.get(key))) {
+                options.put(key, value);
+              }
+            });
+    TableSchema schema = latest.get().copy(options);
+    SchemaValidation.validateTableSchema(schema);
+    return table.copy(schema);
   }
 
   /**

@@ -7,7 +7,7 @@ import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.commit.WriterFencedException;
-import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -596,14 +596,8 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private BufferedVersions newBufferedVersions() {
-    boolean deduplicate =
-        MergeEngine.DEDUPLICATE
-            == MergeEngine.fromPaimonName(
-                table
-                    .options()
-                    .getOrDefault(
-                        CoreOptions.MERGE_ENGINE.key(), MergeEngine.DEDUPLICATE.paimonName()));
-    return new BufferedVersions(table.rowType(), deduplicate, bufferedVersionsCapBytes);
+    return new BufferedVersions(
+        table.rowType(), BufferedVersions.newestVersionIsStored(table), bufferedVersionsCapBytes);
   }
 
   private void clearBuffered() {
@@ -628,7 +622,8 @@ final class PooledTableWriter implements TableWriter {
   public CommitResult reopen(SourceProgress offsets) {
     CommitResult result = commit(offsets);
     closeQuietlyForReopen();
-    open(table.copyWithLatestSchema());
+    // with the latest schema's options too: an ALTER may have added a sequence group
+    open(LakeTables.onLatestSchema(table));
     return result;
   }
 

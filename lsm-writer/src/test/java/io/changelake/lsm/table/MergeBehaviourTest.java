@@ -1,13 +1,18 @@
 package io.changelake.lsm.table;
 
+import static io.changelake.lsm.testing.LakeRows.delete;
 import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.update;
 import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.compact.CompactionSettings;
+import io.changelake.lsm.compact.Compactor;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.lsm.write.WriterSettings;
 import java.nio.file.Path;
@@ -17,6 +22,8 @@ import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.AfterEach;
@@ -112,5 +119,103 @@ class MergeBehaviourTest {
           .hasMessageContaining("crm.dynamic")
           .hasMessageContaining("'bucket' >= 1");
     }
+  }
+
+  private static final Identifier GROUPED = Identifier.create("crm", "grouped");
+
+  private static Map<SourcePartition, Long> offsets(long offset) {
+    return Map.of(new SourcePartition("t", 0), offset);
+  }
+
+  /**
+   * e2e WideTableTest kept a deleted side's columns for keys updated and deleted in one round: the
+   * writer reopened after the ALTER had the new columns but not their group (Paimon's
+   * copyWithLatestSchema keeps the old options), so its buffer merged the group's delete away.
+   */
+  @Test
+  void aWriterReopenedAfterAnAlterAddingASequenceGroupMergesTheGroupsDeletes() throws Exception {
+    RowType first =
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("name", DataTypes.STRING())
+            .field("s1", DataTypes.BIGINT())
+            .build();
+    LakeTables.createOrOpen(
+        catalog,
+        new TableSpec(
+            GROUPED,
+            first,
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.PARTIAL_UPDATE,
+            ChangelogProducer.LOOKUP,
+            List.of(),
+            Map.of("fields.s1.sequence-group", "name")));
+    try (WriterPool pool =
+        new WriterPool(
+            catalog, new WriterSettings("t", dir.resolve("spill"), 4 << 20, Duration.ZERO))) {
+      TableWriter writer = pool.writer(GROUPED);
+      writer.write(insert(1, "ann", 1L));
+      writer.commit(offsets(1));
+      catalog.alterTable(
+          GROUPED,
+          List.of(
+              SchemaChange.addColumn("score", DataTypes.STRING()),
+              SchemaChange.addColumn("s2", DataTypes.BIGINT()),
+              SchemaChange.setOption("fields.s2.sequence-group", "score")),
+          false);
+      writer.reopen(offsets(1));
+      writer.write(insert(1, null, null, "10", 10L));
+      writer.commit(offsets(2));
+      // one round: an update of the second group, then its delete (only the group's sequence set)
+      writer.write(update(1, null, null, "11", 11L));
+      writer.write(delete(1, null, null, null, 12L));
+      writer.commit(offsets(4));
+    }
+    assertThat(LakeRows.read(LakeTables.open(catalog, GROUPED)))
+        .containsExactly(values(1, "ann", 1L, null, 12L));
+  }
+
+  /**
+   * The compactor's merge of the group's update and delete, from a table loaded before the ALTER.
+   */
+  @Test
+  void aCompactorGivenATableLoadedBeforeTheAlterMergesWithTheNewGroup() throws Exception {
+    RowType first =
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("name", DataTypes.STRING())
+            .field("s1", DataTypes.BIGINT())
+            .build();
+    FileStoreTable loadedBefore =
+        LakeTables.createOrOpen(
+            catalog,
+            new TableSpec(
+                GROUPED,
+                first,
+                List.of("id"),
+                List.of(),
+                1,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.LOOKUP,
+                List.of(),
+                Map.of("fields.s1.sequence-group", "name")));
+    catalog.alterTable(
+        GROUPED,
+        List.of(
+            SchemaChange.addColumn("score", DataTypes.STRING()),
+            SchemaChange.addColumn("s2", DataTypes.BIGINT()),
+            SchemaChange.setOption("fields.s2.sequence-group", "score")),
+        false);
+    commitAs("sink-0", "grouped", insert(1, "ann", 1L, "10", 10L));
+    commitAs("sink-0", "grouped", update(1, null, null, "11", 11L));
+    commitAs("sink-0", "grouped", delete(1, null, null, null, 12L));
+
+    new Compactor(CompactionSettings.defaults("compactor"), dir.resolve("compaction"))
+        .compact(loadedBefore, true);
+
+    assertThat(LakeRows.read(LakeTables.open(catalog, GROUPED)))
+        .containsExactly(values(1, "ann", 1L, null, 12L));
   }
 }

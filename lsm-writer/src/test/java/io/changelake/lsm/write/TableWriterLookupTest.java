@@ -156,6 +156,51 @@ class TableWriterLookupTest extends OrdersTableTest {
   }
 
   @Test
+  void aHotKeyOfAPartialUpdateTableWithOneWholeRowGroupIsAnsweredFromTheBufferNullsIncluded() {
+    // as the sink creates a table one topic feeds: one group over every value column, ordered by
+    // the table's sequence field, deletes removing the row
+    Identifier accounts = Identifier.create("shop", "accounts");
+    LakeTables.createOrOpen(
+        catalog,
+        new TableSpec(
+            accounts,
+            RowType.builder()
+                .field("id", DataTypes.INT().notNull())
+                .field("name", DataTypes.STRING())
+                .field("amount", DataTypes.BIGINT())
+                .field("seq", DataTypes.BIGINT().notNull())
+                .build(),
+            List.of("id"),
+            List.of(),
+            1,
+            MergeEngine.PARTIAL_UPDATE,
+            ChangelogProducer.NONE,
+            List.of("seq"),
+            Map.of(
+                "fields.seq.sequence-group", "name,amount",
+                "partial-update.remove-record-on-sequence-group", "seq")));
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(accounts);
+      writer.write(insert(1, "doc", 5L, 0L));
+      writer.commit(Map.of(P0, 1L));
+      for (long n = 1; n <= 1_000; n++) {
+        InternalRow stored = writer.lookup(insert(1, null, null, 0L), Map.of(P0, n)).orElseThrow();
+        // the amount is set to NULL by every update: the group takes it whole
+        writer.write(update(1, stored.getString(1).toString(), null, n));
+      }
+      InternalRow newest = writer.lookup(insert(1, null, null, 0L), Map.of(P0, 1_001L)).get();
+      assertThat(LakeRows.toJava(newest, LakeTables.open(catalog, accounts).rowType()))
+          .isEqualTo(values(1, "doc", null, 1_000L));
+      assertThat(writer.hasUncommittedRows()).as("no lookup committed").isTrue();
+      writer.commit(Map.of(P0, 1_001L));
+    }
+    assertThat(LakeTables.open(catalog, accounts).snapshotManager().latestSnapshotId())
+        .isEqualTo(2L);
+    assertThat(LakeRows.read(LakeTables.open(catalog, accounts)))
+        .containsExactly(values(1, "doc", null, 1_000L));
+  }
+
+  @Test
   void keyVersionsBeyondTheCapAreCommittedBeforeTheyAreRead() {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(orders);

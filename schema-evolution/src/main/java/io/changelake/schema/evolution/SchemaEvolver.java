@@ -43,13 +43,29 @@ public final class SchemaEvolver {
     return evolve(catalog, table, incoming, null, policy);
   }
 
-  /** As {@link #evolve(Catalog, Identifier, Schema, EvolutionPolicy)}, checking the record key. */
+  /** As {@link #evolve(Catalog, Identifier, Schema, Schema, EvolutionPolicy, CompanionChanges)}. */
   public EvolutionResult evolve(
       Catalog catalog,
       Identifier table,
       Schema incoming,
       Schema incomingKey,
       EvolutionPolicy policy)
+      throws Catalog.TableNotExistException {
+    return evolve(catalog, table, incoming, incomingKey, policy, CompanionChanges.NONE);
+  }
+
+  /**
+   * As {@link #evolve(Catalog, Identifier, Schema, EvolutionPolicy)}, checking the record key, and
+   * applying {@code companion}'s changes in the same ALTER as the planned ones (re-asked on every
+   * attempt, against the schema that attempt planned on).
+   */
+  public EvolutionResult evolve(
+      Catalog catalog,
+      Identifier table,
+      Schema incoming,
+      Schema incomingKey,
+      EvolutionPolicy policy,
+      CompanionChanges companion)
       throws Catalog.TableNotExistException {
     List<SchemaChangeStep> applied = new ArrayList<>();
     Exception lastConflict = null;
@@ -63,11 +79,15 @@ public final class SchemaEvolver {
       if (attempt == 1) {
         plan.ignored().forEach(reason -> LOG.warn("Table {}: {}", table.getFullName(), reason));
       }
-      if (plan.isEmpty()) {
+      List<SchemaChange> extra =
+          companion.changesFor(plan.target(), plan.fieldMapping(), schema.options());
+      if (plan.isEmpty() && extra.isEmpty()) {
         return new EvolutionResult(applied, plan.target(), schema.id(), plan.fieldMapping());
       }
       List<SchemaChange> changes = new ArrayList<>();
       plan.steps().forEach(step -> changes.addAll(step.toSchemaChanges()));
+      // one ALTER: a reader or writer never sees the new columns without what belongs to them
+      changes.addAll(extra);
       try {
         catalog.alterTable(table, changes, false);
       } catch (Catalog.ColumnAlreadyExistException | Catalog.ColumnNotExistException e) {
@@ -90,6 +110,9 @@ public final class SchemaEvolver {
       for (SchemaChangeStep step : plan.steps()) {
         LOG.info("Table {}: schema evolved: {}", table.getFullName(), step.describe());
       }
+      for (SchemaChange change : extra) {
+        LOG.info("Table {}: with it: {}", table.getFullName(), describe(change));
+      }
       applied.addAll(plan.steps());
     }
     throw new SchemaEvolutionException(
@@ -104,6 +127,17 @@ public final class SchemaEvolver {
         EvolutionPolicy.MAX_ATTEMPTS);
   }
 
+  /** Paimon's schema changes have no text form of their own. */
+  private static String describe(SchemaChange change) {
+    if (change instanceof SchemaChange.SetOption set) {
+      return "set option " + set.key() + "=" + set.value();
+    }
+    if (change instanceof SchemaChange.AddColumn add) {
+      return "add column " + String.join(".", add.fieldNames()) + " " + add.dataType();
+    }
+    return change.getClass().getSimpleName();
+  }
+
   private static long latestSchemaId(Catalog catalog, Identifier table)
       throws Catalog.TableNotExistException {
     catalog.invalidateTable(table);
@@ -112,6 +146,14 @@ public final class SchemaEvolver {
 
   private static SchemaEvolutionException refusedByPaimon(
       Identifier table, EvolutionPlan plan, RuntimeException cause) {
+    if (plan.steps().isEmpty()) {
+      // only the companion's changes were refused
+      SchemaEvolutionException refused =
+          new SchemaEvolutionException(
+              table, null, null, null, "Paimon refused the change: " + cause.getMessage(), null);
+      refused.initCause(cause);
+      return refused;
+    }
     SchemaChangeStep first = plan.steps().get(0);
     String column =
         first instanceof SchemaChangeStep.WidenType w
@@ -136,8 +178,10 @@ public final class SchemaEvolver {
 
   private static TableSchema schemaOf(Table table, Identifier identifier) {
     if (table instanceof FileStoreTable fileStoreTable) {
-      // the table object may come from a cache: its schema files are the truth
-      return fileStoreTable.copyWithLatestSchema().schema();
+      // the table object may come from a cache: its schema files are the truth, options included
+      // (copyWithLatestSchema would keep the cached object's options, e.g. without a sequence
+      // group another task added, and the companion would re-plan it)
+      return fileStoreTable.schemaManager().latest().orElse(fileStoreTable.schema());
     }
     throw new IllegalArgumentException(
         "Table " + identifier.getFullName() + " is not a Paimon file store table: " + table);

@@ -593,6 +593,46 @@ class SchemaEvolverTest {
   }
 
   @Test
+  void companionChangesLandInTheSameSchemaAsTheColumnsAndOnlyWhileMissing() throws Exception {
+    create(TestTables.ID_NAME_AMOUNT);
+    Schema v2 =
+        struct(
+            "id", Schema.INT32_SCHEMA,
+            "name", Schema.OPTIONAL_STRING_SCHEMA,
+            "amount", Schema.OPTIONAL_INT64_SCHEMA,
+            "note", Schema.OPTIONAL_STRING_SCHEMA);
+    List<String> asked = new ArrayList<>();
+    // as the sink's sequence groups do: name the new column in an option, once
+    CompanionChanges companion =
+        (target, mapping, options) -> {
+          asked.add(mapping.columnByField().get("note"));
+          String members = String.join(",", target.getFieldNames().subList(1, 4));
+          return members.equals(options.get("group"))
+              ? List.of()
+              : List.of(org.apache.paimon.schema.SchemaChange.setOption("group", members));
+        };
+    long before = table().schema().id();
+
+    EvolutionResult result =
+        evolver.evolve(catalog, TABLE, v2, null, EvolutionPolicy.defaults(), companion);
+
+    assertThat(result.changed()).isTrue();
+    // one ALTER: the schema right after the old one has both the column and the option
+    assertThat(table().schemaManager().schema(before + 1).fieldNames()).contains("note");
+    assertThat(table().schemaManager().schema(before + 1).options())
+        .containsEntry("group", "name,amount,note");
+    assertThat(table().schema().id()).isEqualTo(before + 1);
+    assertThat(asked).containsExactly("note", "note");
+    // nothing left to add: the companion alone does not alter the table again
+    assertThat(
+            evolver
+                .evolve(catalog, TABLE, v2, null, EvolutionPolicy.defaults(), companion)
+                .changed())
+        .isFalse();
+    assertThat(table().schema().id()).isEqualTo(before + 1);
+  }
+
+  @Test
   void internalColumnPrefixIsLsmWritersOne() {
     assertThat(EvolutionPlanner.INTERNAL_PREFIX)
         .isEqualTo(io.changelake.lsm.table.InternalColumns.PREFIX);
