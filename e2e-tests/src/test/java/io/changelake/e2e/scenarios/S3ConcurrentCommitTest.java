@@ -9,11 +9,11 @@ import io.changelake.e2e.compare.TableComparison.LakeTable;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.e2e.connect.TaskMetrics;
 import io.changelake.e2e.postgres.PostgresServer;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.testing.S3ProxyServer;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -24,14 +24,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.types.DataTypes;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +107,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final int MIN_COMMITS = 5;
   private static final Duration AUDIT_TIMEOUT = Duration.ofSeconds(60);
   private static final int LOCK_HELD_SECONDS = 15;
+  private static final String UNLOCKED = "unlocked";
 
   @TempDir static Path s3Directory;
   static S3ProxyServer s3;
@@ -193,6 +198,75 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
         rounds,
         snapshots,
         catalogConnections());
+
+    assertALostSnapshotIsCaught(rounds);
+  }
+
+  /**
+   * The ledgers that just passed, shown to fail on this very run (S3, the JDBC catalog, the tasks'
+   * JMX counts): the latest snapshot task 0 committed to {@code accounts} is removed behind the
+   * table's back, and when it was the table's latest the hint goes back with it, so the next
+   * committer takes its id — what a racer on S3 without the lock does. After one more round of
+   * changes every ledger must name the loss: the hole in task 0's identifiers, its count above its
+   * snapshots, the files nobody references, and the hole in the ids when the snapshot was not the
+   * latest. (The table now lacks those rows: this is the end of the test.)
+   */
+  private static void assertALostSnapshotIsCaught(int rounds) throws Exception {
+    String name = "accounts";
+    String lost;
+    long lostIdentifier;
+    boolean wasLatest;
+    Map<String, String> props = new HashMap<>(catalogProperties());
+    props.put("paimon.cache-enabled", "false");
+    try (Catalog catalog = LakeCatalogs.open(props)) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      Snapshot snapshot = table.snapshotManager().latestSnapshotOfUser(user(0)).orElseThrow();
+      lostIdentifier = snapshot.commitIdentifier();
+      wasLatest = snapshot.id() == table.snapshotManager().latestSnapshotId();
+      table.fileIO().delete(table.snapshotManager().snapshotPath(snapshot.id()), false);
+      if (wasLatest) {
+        table.snapshotManager().commitLatestHint(snapshot.id() - 1);
+      }
+      lost = "snapshot " + snapshot.id() + " (identifier " + lostIdentifier + ")";
+    }
+    LOG.info("removed {} of {}.{}, the table's latest: {}", lost, NAME, name, wasLatest);
+    long committed = reportedCommits(0, NAME + "." + name);
+    int round = rounds;
+    // task 0 must commit again for the hole in its identifiers to show
+    while (reportedCommits(0, NAME + "." + name) == committed) {
+      if (round - rounds > 100) {
+        throw new AssertionError("task 0 did not commit to " + name + " after 100 rounds");
+      }
+      changeRound(++round);
+      Thread.sleep(200);
+    }
+    String table = NAME + "." + name;
+    Awaitility.await("every ledger naming the loss of " + lost)
+        .atMost(AUDIT_TIMEOUT)
+        .untilAsserted(
+            () -> {
+              List<String> problems;
+              try (Catalog catalog = LakeCatalogs.open(props)) {
+                FileStoreTable t = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+                problems = problems(SnapshotAudit.of(t, storageDirectory(t)), table);
+              }
+              assertThat(problems)
+                  .as("what the ledgers report after the loss of " + lost)
+                  .contains(
+                      table + ": commits of " + user(0) + " missing: [" + lostIdentifier + "]")
+                  .anySatisfy(
+                      p ->
+                          assertThat(p)
+                              .startsWith(table + ": " + user(0) + " reports ")
+                              .endsWith(" snapshots of it"))
+                  .anySatisfy(p -> assertThat(p).startsWith(table + ": files no snapshot added: ["))
+                  .noneSatisfy(p -> assertThat(p).contains(user(1)));
+              if (!wasLatest) {
+                assertThat(problems)
+                    .anySatisfy(
+                        p -> assertThat(p).startsWith(table + ": snapshot files missing: ["));
+              }
+            });
   }
 
   private static boolean everyTaskCommittedEveryTable(int commits) throws Exception {
@@ -328,19 +402,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
 
   /** The task's {@code table-commits-total} for {@code table}, as the worker publishes it. */
   private static long reportedCommits(int task, String table) throws Exception {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    Set<ObjectName> names =
-        server.queryNames(
-            new ObjectName(
-                "kafka.connect:type=plugins,connector=" + CONNECTOR + ",task=" + task + ",*"),
-            null);
-    for (ObjectName name : names) {
-      if (table.equals(name.getKeyProperty("table"))) {
-        return ((Number) server.getAttribute(name, "table-commits-total")).longValue();
-      }
-    }
-    throw new AssertionError(
-        "task " + task + " of " + CONNECTOR + " publishes no metrics for " + table + ": " + names);
+    return TaskMetrics.tableMetric(CONNECTOR, task, table, "table-commits-total");
   }
 
   /**
@@ -358,30 +420,75 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
    */
   private static int assertCommitsWaitForTheLock(int rounds) throws Exception {
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
+    createUnlockedTable();
     Map<String, Long> taken = new TreeMap<>();
     try (Connection c = pg.connect(CATALOG_DATABASE)) {
       for (String table : TABLES) {
         taken.put(table, takeLock(c, "jdbc." + NAME + "." + table));
       }
+      taken.put(UNLOCKED, takeLock(c, "jdbc." + NAME + "." + UNLOCKED));
     }
     // read after taking the locks: no commit to a locked table can be in flight
     Map<String, Long> before = latestSnapshotIds();
     changeRound(++rounds);
+    commitWithoutTheLock();
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
+    for (String name : TABLES) {
+      assertThat(msFromLockToSnapshot(name, taken.get(name), before.get(name) + 1))
+          .as(
+              "ms from taking the lock of %s to writing its snapshot %s",
+              name, before.get(name) + 1)
+          .isGreaterThanOrEqualTo(LOCK_HELD_SECONDS * 1000L);
+    }
+    // the same measurement fails for a committer that ignores the lock
+    assertThat(msFromLockToSnapshot(UNLOCKED, taken.get(UNLOCKED), 1))
+        .as("ms from taking the lock of %s to a snapshot committed without the lock", UNLOCKED)
+        .isLessThan(LOCK_HELD_SECONDS * 1000L);
+    return rounds;
+  }
+
+  /** When the object of {@code table}'s snapshot {@code id} was written, after {@code takenMs}. */
+  private static long msFromLockToSnapshot(String name, long takenMs, long id) throws Exception {
     Map<String, String> props = new HashMap<>(catalogProperties());
     props.put("paimon.cache-enabled", "false");
     try (Catalog catalog = LakeCatalogs.open(props)) {
-      for (String name : TABLES) {
-        FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
-        long next = before.get(name) + 1;
-        Path object = storageDirectory(table).resolve("snapshot").resolve("snapshot-" + next);
-        long written = Files.getLastModifiedTime(object).toMillis();
-        assertThat(written - taken.get(name))
-            .as("ms from taking the lock of %s to writing its snapshot %s", name, next)
-            .isGreaterThanOrEqualTo(LOCK_HELD_SECONDS * 1000L);
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      Path object = storageDirectory(table).resolve("snapshot").resolve("snapshot-" + id);
+      return Files.getLastModifiedTime(object).toMillis() - takenMs;
+    }
+  }
+
+  /** A table next to the sink's, in the same catalog, that only this test writes. */
+  private static void createUnlockedTable() throws Exception {
+    try (Catalog catalog = LakeCatalogs.open(catalogProperties())) {
+      catalog.createTable(
+          Identifier.create(NAME, UNLOCKED),
+          org.apache.paimon.schema.Schema.newBuilder()
+              .column("id", DataTypes.INT().notNull())
+              .primaryKey("id")
+              .option("bucket", "1")
+              .build(),
+          false);
+    }
+  }
+
+  /**
+   * Commits a row to {@link #UNLOCKED} through the same catalog opened with {@code
+   * lock.enabled=false}: a committer on S3 without the lock, which the sink refuses to be.
+   */
+  private static void commitWithoutTheLock() throws Exception {
+    Map<String, String> props = new HashMap<>(catalogProperties());
+    props.put("paimon.lock.enabled", "false");
+    props.put("paimon.cache-enabled", "false");
+    try (Catalog catalog = LakeCatalogs.open(props)) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, UNLOCKED));
+      BatchWriteBuilder builder = table.newBatchWriteBuilder();
+      try (BatchTableWrite write = builder.newWrite();
+          BatchTableCommit commit = builder.newCommit()) {
+        write.write(GenericRow.of(1));
+        commit.commit(write.prepareCommit());
       }
     }
-    return rounds;
   }
 
   /**
