@@ -17,8 +17,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -52,9 +50,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Debezium's topics have 4 partitions and Debezium keys records by primary key, so every table's
  * changes are spread over both tasks. The database changes (rounds of inserts, updates and deletes,
- * about 60 changes each) until each task has committed to every table at least 5 times; with a 200
- * ms commit interval and one bucket per table the two tasks and the compactor contend for every
- * table's lock over and over. The test then checks:
+ * about 60 changes each, each round waiting until both tasks committed since the last one) until
+ * each task has committed to every table at least 5 times; with a 200 ms commit interval and one
+ * bucket per table the two tasks and the compactor contend for every table's lock over and over.
+ * The test then checks:
  *
  * <ol>
  *   <li>every table equals the database row by row;
@@ -87,12 +86,13 @@ import org.slf4j.LoggerFactory;
  * have one); in this JVM the driver is also on the worker's class path, so that is checked on the
  * archive.
  *
- * <p>Each ledger is shown to catch a loss made to happen, on a real Paimon table with two
- * committers, in {@code harness.SnapshotAuditTest}: a snapshot overwritten by a racer of the same
- * id (what this load does without the lock, by chance: measured once here with {@code
- * paimon.lock.enabled=false}, none of 83 snapshots was lost, so a negative run of this scenario
- * would be chance, not a test), a snapshot file removed, and a commit dropped for its stale
- * identifier. This class runs the same {@link SnapshotAudit#lostSnapshots} on the real load.
+ * <p>Each ledger is then shown failing on this same run, with snapshots lost on purpose under the
+ * table's lock ({@link #assertLostSnapshotsAreCaught}): a racer's overwrite (the latest snapshot of
+ * task 0 deleted, the {@code LATEST} hint put back, the next committer taking its id) and a
+ * snapshot file removed behind the table's back. The lock check is shown failing on a table the
+ * test commits to through the same catalog with {@code lock.enabled=false}. A real lockless race is
+ * not forced: this load loses a snapshot without the lock only by chance (none of 83 in one
+ * measured run). {@code harness.SnapshotAuditTest} shows each ledger on a local table too.
  */
 class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final Logger LOG = LoggerFactory.getLogger(S3ConcurrentCommitTest.class);
@@ -102,8 +102,8 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final String BUCKET = "lake";
   private static final List<String> TABLES = List.of("accounts", "orders", "events");
   private static final int TASKS = 2;
-  private static final int MIN_ROUNDS = 30;
-  private static final int MAX_ROUNDS = 600;
+  private static final int MIN_ROUNDS = 10;
+  private static final int MAX_ROUNDS = 200;
   private static final int MIN_COMMITS = 5;
   private static final Duration AUDIT_TIMEOUT = Duration.ofSeconds(60);
   private static final int LOCK_HELD_SECONDS = 15;
@@ -166,8 +166,9 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
                 + "\n"
                 + connect.describe(CONNECTOR));
       }
+      Map<Integer, Long> before = commitsPerTask();
       changeRound(rounds);
-      Thread.sleep(200);
+      awaitEveryTaskCommittedSince(before);
     }
     rounds = assertCommitsWaitForTheLock(rounds);
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
@@ -193,84 +194,206 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
           audit.snapshotsOf(user(1)),
           audit.userSwitches());
     }
-    LOG.info(
-        "{} rounds of changes, {} snapshots, {} open connections to the catalog database",
-        rounds,
-        snapshots,
-        catalogConnections());
+    LOG.info("{} rounds of changes, {} snapshots", rounds, snapshots);
 
-    assertALostSnapshotIsCaught(rounds);
+    assertLostSnapshotsAreCaught(rounds);
   }
 
   /**
-   * The ledgers that just passed, shown to fail on this very run (S3, the JDBC catalog, the tasks'
-   * JMX counts): the latest snapshot task 0 committed to {@code accounts} is removed behind the
-   * table's back, and when it was the table's latest the hint goes back with it, so the next
-   * committer takes its id — what a racer on S3 without the lock does. After one more round of
-   * changes every ledger must name the loss: the hole in task 0's identifiers, its count above its
-   * snapshots, the files nobody references, and the hole in the ids when the snapshot was not the
-   * latest. (The table now lacks those rows: this is the end of the test.)
+   * The ledgers that just passed, shown failing on this very run (S3, the JDBC catalog, the tasks'
+   * JMX counts) once snapshots are lost on purpose, each loss made under the table's own lock so no
+   * commit is half-way through it:
+   *
+   * <ul>
+   *   <li>{@code accounts}, a racer's overwrite: the table's latest snapshot, when task 0 wrote it,
+   *       is deleted from S3 and the {@code LATEST} hint put back, so the next committer takes its
+   *       id — what a second committer on S3 without the lock does. Its rows are gone from the
+   *       table. Once task 0 commits again, the ledgers must name the hole in task 0's identifiers,
+   *       its count above its snapshots and the files no snapshot references — and nothing about
+   *       task 1;
+   *   <li>{@code orders}, a snapshot file removed behind the table's back: an older snapshot of
+   *       task 1 (below every committer's latest, so no committer walks over the gap). At once the
+   *       ledgers must name the hole in the snapshot ids, the hole in task 1's identifiers, its
+   *       count and the unreferenced files — and nothing about task 0.
+   * </ul>
+   *
+   * The tables now lack what those snapshots held: this is the end of the test.
    */
-  private static void assertALostSnapshotIsCaught(int rounds) throws Exception {
-    String name = "accounts";
-    String lost;
-    long lostIdentifier;
-    boolean wasLatest;
-    Map<String, String> props = new HashMap<>(catalogProperties());
-    props.put("paimon.cache-enabled", "false");
-    try (Catalog catalog = LakeCatalogs.open(props)) {
-      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
-      Snapshot snapshot = table.snapshotManager().latestSnapshotOfUser(user(0)).orElseThrow();
-      lostIdentifier = snapshot.commitIdentifier();
-      wasLatest = snapshot.id() == table.snapshotManager().latestSnapshotId();
-      table.fileIO().delete(table.snapshotManager().snapshotPath(snapshot.id()), false);
-      if (wasLatest) {
-        table.snapshotManager().commitLatestHint(snapshot.id() - 1);
-      }
-      lost = "snapshot " + snapshot.id() + " (identifier " + lostIdentifier + ")";
-    }
-    LOG.info("removed {} of {}.{}, the table's latest: {}", lost, NAME, name, wasLatest);
-    long committed = reportedCommits(0, NAME + "." + name);
+  private static void assertLostSnapshotsAreCaught(int rounds) throws Exception {
+    Lost overwritten = loseTheLatestSnapshotOfTask0(rounds);
+    Lost removed = removeAnOlderSnapshotOfTask1();
+    LOG.info("lost on purpose: {} and {}", overwritten, removed);
+
+    String orders = NAME + "." + removed.table();
+    assertThat(problemsNow(removed.table()))
+        .as("what the ledgers report after %s", removed)
+        .contains(
+            orders + ": snapshot files missing: [" + removed.snapshotId() + "]",
+            orders + ": commits of " + user(1) + " missing: [" + removed.identifier() + "]")
+        .anySatisfy(p -> assertThat(p).startsWith(orders + ": " + user(1) + " reports "))
+        .anySatisfy(p -> assertThat(p).startsWith(orders + ": files no snapshot added: ["))
+        .noneSatisfy(p -> assertThat(p).contains(user(0)));
+
+    // task 0 must commit again to accounts for the hole in its identifiers to show
+    String accounts = NAME + "." + overwritten.table();
+    long committed = reportedCommits(0, accounts);
     int round = rounds;
-    // task 0 must commit again for the hole in its identifiers to show
-    while (reportedCommits(0, NAME + "." + name) == committed) {
-      if (round - rounds > 100) {
-        throw new AssertionError("task 0 did not commit to " + name + " after 100 rounds");
+    while (reportedCommits(0, accounts) == committed) {
+      if (round - rounds > 20) {
+        throw new AssertionError("task 0 did not commit to " + accounts + " after 20 rounds");
       }
+      Map<Integer, Long> before = commitsPerTask();
       changeRound(++round);
-      Thread.sleep(200);
+      awaitEveryTaskCommittedSince(before);
     }
-    String table = NAME + "." + name;
-    Awaitility.await("every ledger naming the loss of " + lost)
+    Awaitility.await("every ledger naming " + overwritten)
         .atMost(AUDIT_TIMEOUT)
         .untilAsserted(
-            () -> {
-              List<String> problems;
-              try (Catalog catalog = LakeCatalogs.open(props)) {
-                FileStoreTable t = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
-                problems = problems(SnapshotAudit.of(t, storageDirectory(t)), table);
-              }
-              assertThat(problems)
-                  .as("what the ledgers report after the loss of " + lost)
-                  .contains(
-                      table + ": commits of " + user(0) + " missing: [" + lostIdentifier + "]")
-                  .anySatisfy(
-                      p ->
-                          assertThat(p)
-                              .startsWith(table + ": " + user(0) + " reports ")
-                              .endsWith(" snapshots of it"))
-                  .anySatisfy(p -> assertThat(p).startsWith(table + ": files no snapshot added: ["))
-                  .noneSatisfy(p -> assertThat(p).contains(user(1)));
-              if (!wasLatest) {
-                assertThat(problems)
+            () ->
+                assertThat(problemsNow(overwritten.table()))
+                    .as("what the ledgers report after %s", overwritten)
+                    .contains(
+                        accounts
+                            + ": commits of "
+                            + user(0)
+                            + " missing: ["
+                            + overwritten.identifier()
+                            + "]")
                     .anySatisfy(
-                        p -> assertThat(p).startsWith(table + ": snapshot files missing: ["));
-              }
-            });
+                        p ->
+                            assertThat(p)
+                                .startsWith(accounts + ": " + user(0) + " reports ")
+                                .endsWith(" snapshots of it"))
+                    .anySatisfy(
+                        p -> assertThat(p).startsWith(accounts + ": files no snapshot added: ["))
+                    .noneSatisfy(p -> assertThat(p).contains(user(1))));
+  }
+
+  /** A snapshot lost on purpose: which, and whose commit identifier went with it. */
+  private record Lost(String table, long snapshotId, long identifier, String how) {
+    @Override
+    public String toString() {
+      return how + " snapshot " + snapshotId + " of " + table + " (identifier " + identifier + ")";
+    }
+  }
+
+  /**
+   * Under {@code accounts}' lock, deletes the table's latest snapshot once task 0 wrote it (a round
+   * of changes at a time until it did) and puts the {@code LATEST} hint back on the one before.
+   */
+  private static Lost loseTheLatestSnapshotOfTask0(int rounds) throws Exception {
+    String name = "accounts";
+    for (int attempt = 0; attempt < 50; attempt++) {
+      try (Connection c = pg.connect(CATALOG_DATABASE);
+          Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+        String lock = "jdbc." + NAME + "." + name;
+        takeLock(c, lock);
+        try {
+          FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+          Snapshot latest = table.snapshotManager().latestSnapshot();
+          if (latest.commitUser().equals(user(0))) {
+            table.fileIO().delete(table.snapshotManager().snapshotPath(latest.id()), false);
+            table.snapshotManager().commitLatestHint(latest.id() - 1);
+            return new Lost(name, latest.id(), latest.commitIdentifier(), "overwritten");
+          }
+        } finally {
+          releaseLock(c, lock);
+        }
+      }
+      Map<Integer, Long> before = commitsPerTask();
+      changeRound(rounds + 1000 + attempt);
+      awaitEveryTaskCommittedSince(before);
+    }
+    throw new AssertionError("task 0 never wrote the latest snapshot of " + name + " in 50 rounds");
+  }
+
+  /**
+   * Under {@code orders}' lock, deletes the newest snapshot of task 1 that is older than every
+   * committer's latest one (so none of them, looking for its own latest, walks over the gap).
+   */
+  private static Lost removeAnOlderSnapshotOfTask1() throws Exception {
+    String name = "orders";
+    try (Connection c = pg.connect(CATALOG_DATABASE);
+        Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+      String lock = "jdbc." + NAME + "." + name;
+      takeLock(c, lock);
+      try {
+        FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+        List<SnapshotAudit.Commit> commits =
+            SnapshotAudit.of(table, storageDirectory(table)).snapshots();
+        Map<String, Long> latestOfUser = new HashMap<>();
+        commits.forEach(s -> latestOfUser.put(s.user(), s.snapshotId()));
+        long below = latestOfUser.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+        SnapshotAudit.Commit victim =
+            commits.stream()
+                .filter(s -> s.user().equals(user(1)) && s.snapshotId() < below)
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no older snapshot of task 1: " + commits));
+        table.fileIO().delete(table.snapshotManager().snapshotPath(victim.snapshotId()), false);
+        return new Lost(name, victim.snapshotId(), victim.identifier(), "removed");
+      } finally {
+        releaseLock(c, lock);
+      }
+    }
+  }
+
+  /** What the ledgers report on {@code name} right now. */
+  private static List<String> problemsNow(String name) throws Exception {
+    try (Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      return problems(SnapshotAudit.of(table, storageDirectory(table)), NAME + "." + name);
+    }
+  }
+
+  private static void releaseLock(Connection c, String lockId) throws Exception {
+    try (var ps = c.prepareStatement("DELETE FROM paimon_distributed_locks WHERE lock_id = ?")) {
+      ps.setString(1, lockId);
+      ps.executeUpdate();
+    }
+  }
+
+  private static Map<String, String> uncachedCatalogProperties() {
+    Map<String, String> props = new HashMap<>(catalogProperties());
+    props.put("paimon.cache-enabled", "false");
+    return props;
   }
 
   private static boolean everyTaskCommittedEveryTable(int commits) throws Exception {
     return commitCounts().values().stream().allMatch(n -> n >= commits);
+  }
+
+  /** Each task's {@code table-commits-total}, summed over the tables. */
+  private static Map<Integer, Long> commitsPerTask() throws Exception {
+    Map<Integer, Long> perTask = new TreeMap<>();
+    for (int task = 0; task < TASKS; task++) {
+      long sum = 0;
+      for (String table : TABLES) {
+        sum += commitsSoFar(task, NAME + "." + table);
+      }
+      perTask.put(task, sum);
+    }
+    return perTask;
+  }
+
+  /**
+   * Paces the load on the sink: the next round of changes waits until every task has committed
+   * since the last one, so the database never runs far ahead of the lake (on a loaded machine a
+   * commit through the lock takes seconds, and unpaced rounds piled up hundreds of rounds to catch
+   * up with).
+   */
+  private static void awaitEveryTaskCommittedSince(Map<Integer, Long> before) {
+    Awaitility.await("every task of " + CONNECTOR + " committing again after " + before)
+        .atMost(CATCH_UP)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              String failed = connect.failure(NAME + "-pg", CONNECTOR);
+              if (failed != null) {
+                throw new IllegalStateException(failed);
+              }
+              Map<Integer, Long> now = commitsPerTask();
+              return before.keySet().stream().allMatch(t -> now.get(t) > before.get(t));
+            });
   }
 
   /** {@code table-commits-total} per task and table, e.g. {@code task 0 s8.orders -> 12}. */
@@ -400,6 +523,20 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     return s3.bucketDirectory(BUCKET).resolve(key);
   }
 
+  /**
+   * For pacing only: the task's {@code table-commits-total} for {@code table}, 0 while the task
+   * publishes none yet (its metrics appear with the first records of the table).
+   */
+  private static long commitsSoFar(int task, String table) {
+    try {
+      return reportedCommits(task, table);
+    } catch (AssertionError | javax.management.AttributeNotFoundException e) {
+      return 0;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the metrics of task " + task, e);
+    }
+  }
+
   /** The task's {@code table-commits-total} for {@code table}, as the worker publishes it. */
   private static long reportedCommits(int task, String table) throws Exception {
     return TaskMetrics.tableMetric(CONNECTOR, task, table, "table-commits-total");
@@ -526,21 +663,6 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
       }
     }
     return ids;
-  }
-
-  private static long catalogConnections() {
-    try (Connection c = pg.connect("postgres");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = '"
-                    + CATALOG_DATABASE
-                    + "'")) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException("cannot count the catalog's connections", e);
-    }
   }
 
   private static List<String> pluginLibraries() throws IOException {
