@@ -54,6 +54,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   static final String PRODUCER_TRANSACTION_TIMEOUT = "producer.override.transaction.timeout.ms";
 
   public static final String CONSUMER_ID = "consumer.id";
+  public static final String CONSUMER_EXPIRATION_MS = "consumer.expiration.ms";
 
   public static final String TOPIC_NAME_FORMAT = "topic.name.format";
   public static final String RECORD_FORMAT = "record.format";
@@ -325,16 +326,37 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             () -> "[A-Za-z0-9_.-]+, default: the connector name"),
         Importance.LOW,
         "Base of the Paimon consumer ids the tasks register, so that Paimon keeps the snapshots"
-            + " they have not published yet; a task reading some buckets of a table appends them"
-            + " ('-buckets-0_2'). Defaults to the connector name (characters other than these"
-            + " replaced by '_') plus '-' and 8 hex digits of a hash of the exact name. Ids are"
-            + " matched exactly, never by prefix. Consumers of a deleted connector keep pinning"
-            + " snapshots until the table's consumer.expiration-time passes (7 days on tables the"
-            + " Changelake sink creates).",
+            + " they have not published yet; a reader of some buckets of a table appends them"
+            + " ('-buckets-0_2'). Defaults to the connector name (characters other than letters,"
+            + " digits, '_', '.', '-' replaced by '_') plus '-' and 8 hex digits of a hash of the"
+            + " exact name, so 'a b' and 'a_b' differ. Ids are matched exactly, never by prefix:"
+            + " resetting connector 'orders' leaves the consumers of 'orders-eu' alone. Consumers"
+            + " of old bucket sets are removed once no reader uses them; those of a deleted"
+            + " connector stay until the table's consumer.expiration-time ("
+            + CONSUMER_EXPIRATION_MS
+            + ").",
         GROUP_READ,
         ++order,
         Width.MEDIUM,
         "Paimon consumer id");
+    def.define(
+        CONSUMER_EXPIRATION_MS,
+        Type.LONG,
+        Duration.ofDays(7).toMillis(),
+        ConfigDef.Range.atLeast(Duration.ofMinutes(30).toMillis()),
+        Importance.LOW,
+        "How long a Paimon consumer nobody advances may keep a table's snapshots from expiring:"
+            + " the bound for the consumers of a deleted connector (Connect does not tell a"
+            + " connector it was deleted, so none can remove its own), and for a connector"
+            + " stopped or paused longer, which then resumes only if the table still holds its"
+            + " position. The connector sets it as consumer.expiration-time on every table it"
+            + " reads that has none; a table's own value (7 days on tables the Changelake sink"
+            + " creates) is kept. Paimon applies it when the table's writer expires snapshots;"
+            + " running tasks rewrite their consumers every 10 minutes, even when idle.",
+        GROUP_READ,
+        ++order,
+        Width.SHORT,
+        "Abandoned consumer bound (ms)");
 
     order = 0;
     def.define(
@@ -586,6 +608,10 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
    * the exact name: {@code a b} and {@code a_b} get different ids. Readers append their bucket set,
    * and ids are matched exactly, so connector {@code orders} never touches {@code orders-eu}'s.
    */
+  public Duration consumerExpiration() {
+    return Duration.ofMillis(getLong(CONSUMER_EXPIRATION_MS));
+  }
+
   public String consumerIdBase(String connectorName) {
     return Optional.ofNullable(getString(CONSUMER_ID))
         .orElseGet(() -> defaultConsumerId(connectorName));

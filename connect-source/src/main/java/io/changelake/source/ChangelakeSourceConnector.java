@@ -6,8 +6,10 @@ import io.changelake.lsm.changelog.RegisteredConsumer;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.assign.TableDiscovery;
 import io.changelake.source.assign.TaskAssigner;
+import io.changelake.source.offset.ConsumerExpiry;
 import io.changelake.source.offset.ConsumerHygiene;
 import io.changelake.source.offset.SourceOffsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -63,6 +65,7 @@ public final class ChangelakeSourceConnector extends SourceConnector {
     discovery = new TableDiscovery(catalog, config.tableSelector());
     tables = discovery.discover();
     LOG.info("Publishing the changelogs of {} table(s): {}", tables.size(), tables.keySet());
+    boundConsumers(tables.keySet());
     monitor =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -81,6 +84,7 @@ public final class ChangelakeSourceConnector extends SourceConnector {
       discoveryFailures = 0;
       if (!current.equals(tables)) {
         LOG.info("Tables changed from {} to {}; reassigning tasks", tables, current);
+        boundConsumers(current.keySet());
         tables = current;
         context().requestTaskReconfiguration();
       } else {
@@ -228,6 +232,37 @@ public final class ChangelakeSourceConnector extends SourceConnector {
           "Offsets are valid, but releasing the Paimon consumers of " + moved + " failed", e);
     }
     return true;
+  }
+
+  /**
+   * Makes sure every table read has a {@code consumer.expiration-time}, so that this connector's
+   * consumers, once it is deleted, stop pinning snapshots ({@link ConsumerExpiry}). Failing here
+   * loses nothing: the connector tries again on the next change of its tables or its next start.
+   */
+  private void boundConsumers(Set<Identifier> ids) {
+    Duration bound = new ChangelakeSourceConfig(props).consumerExpiration();
+    for (Identifier id : ids) {
+      try {
+        ConsumerExpiry.Bound set = ConsumerExpiry.ensureBounded(catalog, id, bound);
+        if (set.setByConnector()) {
+          LOG.info(
+              "Table {} had no consumer.expiration-time; set it to {} so that consumers of a"
+                  + " deleted connector stop pinning its snapshots",
+              id,
+              set.value());
+        } else if (!set.value().equals(bound.toMillis() + " ms")) {
+          LOG.debug("Table {} keeps its own consumer.expiration-time {}", id, set.value());
+        }
+      } catch (Catalog.TableNotExistException e) {
+        // dropped since the listing: its consumers went with it
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Setting consumer.expiration-time on table {} failed; abandoned consumers of it stay"
+                + " until it is set (tried again when the tables change or the connector starts)",
+            id,
+            e);
+      }
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package io.changelake.e2e.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changelake.e2e.compare.DbTableReader;
 import io.changelake.e2e.compare.LakeChangelog;
 import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.VersionedChangelog;
@@ -13,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -182,23 +184,58 @@ class RebalanceTest extends PipelineTestBase {
         .allSatisfy(n -> assertThat(n).isGreaterThanOrEqualTo(3));
   }
 
-  /** Waits until every key's version in the lake is at least {@code version}. */
+  /**
+   * Waits until every key's version in the lake is at least {@code version}; on timeout names the
+   * keys whose lake version stays below it (with the database's), which is what an older change of
+   * a key winning over newer ones looks like.
+   */
   private static void awaitLakeVersionAtLeast(long version) {
     Awaitility.await("every key of s6.hot at version " + version + " in the lake")
         .atMost(MOVE_CATCH_UP)
         .pollInterval(Duration.ofMillis(500))
-        .ignoreExceptions()
-        .until(
+        .ignoreExceptionsMatching(e -> !(e instanceof ConnectorFailed))
+        .untilAsserted(
             () -> {
               String failed = connect.failure("s6-pg", SINK);
               if (failed != null) {
-                throw new AssertionError(failed);
+                throw new ConnectorFailed(failed);
               }
-              List<Map<String, Object>> rows =
-                  LakeTableReader.read(LakeTableReader.fileWarehouse(warehouse), "s6", "hot");
-              return rows.size() == KEYS
-                  && rows.stream().allMatch(r -> (Long) r.get("v") >= version);
+              Map<Integer, Long> lake = new TreeMap<>();
+              for (Map<String, Object> r :
+                  LakeTableReader.read(LakeTableReader.fileWarehouse(warehouse), "s6", "hot")) {
+                lake.put((Integer) r.get("id"), (Long) r.get("v"));
+              }
+              Map<Integer, Long> behind = new TreeMap<>();
+              for (int id = 1; id <= KEYS; id++) {
+                long v = lake.getOrDefault(id, -1L);
+                if (v < version) {
+                  behind.put(id, v);
+                }
+              }
+              assertThat(behind)
+                  .as(
+                      "keys whose version in the lake is below %d, with the version the lake"
+                          + " holds (the database is at %d; -1: key missing). A lake holding an"
+                          + " older version while newer ones were written means an older change"
+                          + " won over newer ones: per-key order is broken",
+                      version, databaseVersion())
+                  .isEmpty();
             });
+  }
+
+  /** The sink or Debezium failed: waiting longer cannot help (not ignored, so it ends the wait). */
+  private static final class ConnectorFailed extends IllegalStateException {
+    ConnectorFailed(String message) {
+      super(message);
+    }
+  }
+
+  /** The highest version of any key in the database. */
+  private static long databaseVersion() {
+    return DbTableReader.read(pg, "s6", "public", "hot").rows().stream()
+        .mapToLong(r -> ((Number) r.get("v")).longValue())
+        .max()
+        .orElse(-1);
   }
 
   /** Task id -> the worker it runs on, as the connector's status reports it. */

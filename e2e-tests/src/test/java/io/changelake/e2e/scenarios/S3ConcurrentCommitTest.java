@@ -9,29 +9,31 @@ import io.changelake.e2e.compare.TableComparison.LakeTable;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.e2e.connect.TaskMetrics;
 import io.changelake.e2e.postgres.PostgresServer;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.testing.S3ProxyServer;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.types.DataTypes;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -48,9 +50,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Debezium's topics have 4 partitions and Debezium keys records by primary key, so every table's
  * changes are spread over both tasks. The database changes (rounds of inserts, updates and deletes,
- * about 60 changes each) until each task has committed to every table at least 5 times; with a 200
- * ms commit interval and one bucket per table the two tasks and the compactor contend for every
- * table's lock over and over. The test then checks:
+ * about 60 changes each, each round waiting until both tasks committed since the last one) until
+ * each task has committed to every table at least 5 times; with a 200 ms commit interval and one
+ * bucket per table the two tasks and the compactor contend for every table's lock over and over.
+ * The test then checks:
  *
  * <ol>
  *   <li>every table equals the database row by row;
@@ -83,12 +86,13 @@ import org.slf4j.LoggerFactory;
  * have one); in this JVM the driver is also on the worker's class path, so that is checked on the
  * archive.
  *
- * <p>Each ledger is shown to catch a loss made to happen, on a real Paimon table with two
- * committers, in {@code harness.SnapshotAuditTest}: a snapshot overwritten by a racer of the same
- * id (what this load does without the lock, by chance: measured once here with {@code
- * paimon.lock.enabled=false}, none of 83 snapshots was lost, so a negative run of this scenario
- * would be chance, not a test), a snapshot file removed, and a commit dropped for its stale
- * identifier. This class runs the same {@link SnapshotAudit#lostSnapshots} on the real load.
+ * <p>Each ledger is then shown failing on this same run, with snapshots lost on purpose under the
+ * table's lock ({@link #assertLostSnapshotsAreCaught}): a racer's overwrite (the latest snapshot of
+ * task 0 deleted, the {@code LATEST} hint put back, the next committer taking its id) and a
+ * snapshot file removed behind the table's back. The lock check is shown failing on a table the
+ * test commits to through the same catalog with {@code lock.enabled=false}. A real lockless race is
+ * not forced: this load loses a snapshot without the lock only by chance (none of 83 in one
+ * measured run). {@code harness.SnapshotAuditTest} shows each ledger on a local table too.
  */
 class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final Logger LOG = LoggerFactory.getLogger(S3ConcurrentCommitTest.class);
@@ -98,11 +102,12 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final String BUCKET = "lake";
   private static final List<String> TABLES = List.of("accounts", "orders", "events");
   private static final int TASKS = 2;
-  private static final int MIN_ROUNDS = 30;
-  private static final int MAX_ROUNDS = 600;
+  private static final int MIN_ROUNDS = 10;
+  private static final int MAX_ROUNDS = 200;
   private static final int MIN_COMMITS = 5;
   private static final Duration AUDIT_TIMEOUT = Duration.ofSeconds(60);
   private static final int LOCK_HELD_SECONDS = 15;
+  private static final String UNLOCKED = "unlocked";
 
   @TempDir static Path s3Directory;
   static S3ProxyServer s3;
@@ -161,8 +166,9 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
                 + "\n"
                 + connect.describe(CONNECTOR));
       }
+      Map<Integer, Long> before = commitsPerTask();
       changeRound(rounds);
-      Thread.sleep(200);
+      awaitEveryTaskCommittedSince(before);
     }
     rounds = assertCommitsWaitForTheLock(rounds);
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
@@ -188,15 +194,206 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
           audit.snapshotsOf(user(1)),
           audit.userSwitches());
     }
-    LOG.info(
-        "{} rounds of changes, {} snapshots, {} open connections to the catalog database",
-        rounds,
-        snapshots,
-        catalogConnections());
+    LOG.info("{} rounds of changes, {} snapshots", rounds, snapshots);
+
+    assertLostSnapshotsAreCaught(rounds);
+  }
+
+  /**
+   * The ledgers that just passed, shown failing on this very run (S3, the JDBC catalog, the tasks'
+   * JMX counts) once snapshots are lost on purpose, each loss made under the table's own lock so no
+   * commit is half-way through it:
+   *
+   * <ul>
+   *   <li>{@code accounts}, a racer's overwrite: the table's latest snapshot, when task 0 wrote it,
+   *       is deleted from S3 and the {@code LATEST} hint put back, so the next committer takes its
+   *       id — what a second committer on S3 without the lock does. Its rows are gone from the
+   *       table. Once task 0 commits again, the ledgers must name the hole in task 0's identifiers,
+   *       its count above its snapshots and the files no snapshot references — and nothing about
+   *       task 1;
+   *   <li>{@code orders}, a snapshot file removed behind the table's back: an older snapshot of
+   *       task 1 (below every committer's latest, so no committer walks over the gap). At once the
+   *       ledgers must name the hole in the snapshot ids, the hole in task 1's identifiers, its
+   *       count and the unreferenced files — and nothing about task 0.
+   * </ul>
+   *
+   * The tables now lack what those snapshots held: this is the end of the test.
+   */
+  private static void assertLostSnapshotsAreCaught(int rounds) throws Exception {
+    Lost overwritten = loseTheLatestSnapshotOfTask0(rounds);
+    Lost removed = removeAnOlderSnapshotOfTask1();
+    LOG.info("lost on purpose: {} and {}", overwritten, removed);
+
+    String orders = NAME + "." + removed.table();
+    assertThat(problemsNow(removed.table()))
+        .as("what the ledgers report after %s", removed)
+        .contains(
+            orders + ": snapshot files missing: [" + removed.snapshotId() + "]",
+            orders + ": commits of " + user(1) + " missing: [" + removed.identifier() + "]")
+        .anySatisfy(p -> assertThat(p).startsWith(orders + ": " + user(1) + " reports "))
+        .anySatisfy(p -> assertThat(p).startsWith(orders + ": files no snapshot added: ["))
+        .noneSatisfy(p -> assertThat(p).contains(user(0)));
+
+    // task 0 must commit again to accounts for the hole in its identifiers to show
+    String accounts = NAME + "." + overwritten.table();
+    long committed = reportedCommits(0, accounts);
+    int round = rounds;
+    while (reportedCommits(0, accounts) == committed) {
+      if (round - rounds > 20) {
+        throw new AssertionError("task 0 did not commit to " + accounts + " after 20 rounds");
+      }
+      Map<Integer, Long> before = commitsPerTask();
+      changeRound(++round);
+      awaitEveryTaskCommittedSince(before);
+    }
+    Awaitility.await("every ledger naming " + overwritten)
+        .atMost(AUDIT_TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(problemsNow(overwritten.table()))
+                    .as("what the ledgers report after %s", overwritten)
+                    .contains(
+                        accounts
+                            + ": commits of "
+                            + user(0)
+                            + " missing: ["
+                            + overwritten.identifier()
+                            + "]")
+                    .anySatisfy(
+                        p ->
+                            assertThat(p)
+                                .startsWith(accounts + ": " + user(0) + " reports ")
+                                .endsWith(" snapshots of it"))
+                    .anySatisfy(
+                        p -> assertThat(p).startsWith(accounts + ": files no snapshot added: ["))
+                    .noneSatisfy(p -> assertThat(p).contains(user(1))));
+  }
+
+  /** A snapshot lost on purpose: which, and whose commit identifier went with it. */
+  private record Lost(String table, long snapshotId, long identifier, String how) {
+    @Override
+    public String toString() {
+      return how + " snapshot " + snapshotId + " of " + table + " (identifier " + identifier + ")";
+    }
+  }
+
+  /**
+   * Under {@code accounts}' lock, deletes the table's latest snapshot once task 0 wrote it (a round
+   * of changes at a time until it did) and puts the {@code LATEST} hint back on the one before.
+   */
+  private static Lost loseTheLatestSnapshotOfTask0(int rounds) throws Exception {
+    String name = "accounts";
+    for (int attempt = 0; attempt < 50; attempt++) {
+      try (Connection c = pg.connect(CATALOG_DATABASE);
+          Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+        String lock = "jdbc." + NAME + "." + name;
+        takeLock(c, lock);
+        try {
+          FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+          Snapshot latest = table.snapshotManager().latestSnapshot();
+          if (latest.commitUser().equals(user(0))) {
+            table.fileIO().delete(table.snapshotManager().snapshotPath(latest.id()), false);
+            table.snapshotManager().commitLatestHint(latest.id() - 1);
+            return new Lost(name, latest.id(), latest.commitIdentifier(), "overwritten");
+          }
+        } finally {
+          releaseLock(c, lock);
+        }
+      }
+      Map<Integer, Long> before = commitsPerTask();
+      changeRound(rounds + 1000 + attempt);
+      awaitEveryTaskCommittedSince(before);
+    }
+    throw new AssertionError("task 0 never wrote the latest snapshot of " + name + " in 50 rounds");
+  }
+
+  /**
+   * Under {@code orders}' lock, deletes the newest snapshot of task 1 that is older than every
+   * committer's latest one (so none of them, looking for its own latest, walks over the gap).
+   */
+  private static Lost removeAnOlderSnapshotOfTask1() throws Exception {
+    String name = "orders";
+    try (Connection c = pg.connect(CATALOG_DATABASE);
+        Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+      String lock = "jdbc." + NAME + "." + name;
+      takeLock(c, lock);
+      try {
+        FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+        List<SnapshotAudit.Commit> commits =
+            SnapshotAudit.of(table, storageDirectory(table)).snapshots();
+        Map<String, Long> latestOfUser = new HashMap<>();
+        commits.forEach(s -> latestOfUser.put(s.user(), s.snapshotId()));
+        long below = latestOfUser.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+        SnapshotAudit.Commit victim =
+            commits.stream()
+                .filter(s -> s.user().equals(user(1)) && s.snapshotId() < below)
+                .reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no older snapshot of task 1: " + commits));
+        table.fileIO().delete(table.snapshotManager().snapshotPath(victim.snapshotId()), false);
+        return new Lost(name, victim.snapshotId(), victim.identifier(), "removed");
+      } finally {
+        releaseLock(c, lock);
+      }
+    }
+  }
+
+  /** What the ledgers report on {@code name} right now. */
+  private static List<String> problemsNow(String name) throws Exception {
+    try (Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      return problems(SnapshotAudit.of(table, storageDirectory(table)), NAME + "." + name);
+    }
+  }
+
+  private static void releaseLock(Connection c, String lockId) throws Exception {
+    try (var ps = c.prepareStatement("DELETE FROM paimon_distributed_locks WHERE lock_id = ?")) {
+      ps.setString(1, lockId);
+      ps.executeUpdate();
+    }
+  }
+
+  private static Map<String, String> uncachedCatalogProperties() {
+    Map<String, String> props = new HashMap<>(catalogProperties());
+    props.put("paimon.cache-enabled", "false");
+    return props;
   }
 
   private static boolean everyTaskCommittedEveryTable(int commits) throws Exception {
     return commitCounts().values().stream().allMatch(n -> n >= commits);
+  }
+
+  /** Each task's {@code table-commits-total}, summed over the tables. */
+  private static Map<Integer, Long> commitsPerTask() throws Exception {
+    Map<Integer, Long> perTask = new TreeMap<>();
+    for (int task = 0; task < TASKS; task++) {
+      long sum = 0;
+      for (String table : TABLES) {
+        sum += commitsSoFar(task, NAME + "." + table);
+      }
+      perTask.put(task, sum);
+    }
+    return perTask;
+  }
+
+  /**
+   * Paces the load on the sink: the next round of changes waits until every task has committed
+   * since the last one, so the database never runs far ahead of the lake (on a loaded machine a
+   * commit through the lock takes seconds, and unpaced rounds piled up hundreds of rounds to catch
+   * up with).
+   */
+  private static void awaitEveryTaskCommittedSince(Map<Integer, Long> before) {
+    Awaitility.await("every task of " + CONNECTOR + " committing again after " + before)
+        .atMost(CATCH_UP)
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              String failed = connect.failure(NAME + "-pg", CONNECTOR);
+              if (failed != null) {
+                throw new IllegalStateException(failed);
+              }
+              Map<Integer, Long> now = commitsPerTask();
+              return before.keySet().stream().allMatch(t -> now.get(t) > before.get(t));
+            });
   }
 
   /** {@code table-commits-total} per task and table, e.g. {@code task 0 s8.orders -> 12}. */
@@ -326,21 +523,23 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     return s3.bucketDirectory(BUCKET).resolve(key);
   }
 
+  /**
+   * For pacing only: the task's {@code table-commits-total} for {@code table}, 0 while the task
+   * publishes none yet (its metrics appear with the first records of the table).
+   */
+  private static long commitsSoFar(int task, String table) {
+    try {
+      return reportedCommits(task, table);
+    } catch (AssertionError | javax.management.AttributeNotFoundException e) {
+      return 0;
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the metrics of task " + task, e);
+    }
+  }
+
   /** The task's {@code table-commits-total} for {@code table}, as the worker publishes it. */
   private static long reportedCommits(int task, String table) throws Exception {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    Set<ObjectName> names =
-        server.queryNames(
-            new ObjectName(
-                "kafka.connect:type=plugins,connector=" + CONNECTOR + ",task=" + task + ",*"),
-            null);
-    for (ObjectName name : names) {
-      if (table.equals(name.getKeyProperty("table"))) {
-        return ((Number) server.getAttribute(name, "table-commits-total")).longValue();
-      }
-    }
-    throw new AssertionError(
-        "task " + task + " of " + CONNECTOR + " publishes no metrics for " + table + ": " + names);
+    return TaskMetrics.tableMetric(CONNECTOR, task, table, "table-commits-total");
   }
 
   /**
@@ -358,30 +557,75 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
    */
   private static int assertCommitsWaitForTheLock(int rounds) throws Exception {
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
+    createUnlockedTable();
     Map<String, Long> taken = new TreeMap<>();
     try (Connection c = pg.connect(CATALOG_DATABASE)) {
       for (String table : TABLES) {
         taken.put(table, takeLock(c, "jdbc." + NAME + "." + table));
       }
+      taken.put(UNLOCKED, takeLock(c, "jdbc." + NAME + "." + UNLOCKED));
     }
     // read after taking the locks: no commit to a locked table can be in flight
     Map<String, Long> before = latestSnapshotIds();
     changeRound(++rounds);
+    commitWithoutTheLock();
     TABLES.forEach(S3ConcurrentCommitTest::awaitLakeEqualsDatabase);
+    for (String name : TABLES) {
+      assertThat(msFromLockToSnapshot(name, taken.get(name), before.get(name) + 1))
+          .as(
+              "ms from taking the lock of %s to writing its snapshot %s",
+              name, before.get(name) + 1)
+          .isGreaterThanOrEqualTo(LOCK_HELD_SECONDS * 1000L);
+    }
+    // the same measurement fails for a committer that ignores the lock
+    assertThat(msFromLockToSnapshot(UNLOCKED, taken.get(UNLOCKED), 1))
+        .as("ms from taking the lock of %s to a snapshot committed without the lock", UNLOCKED)
+        .isLessThan(LOCK_HELD_SECONDS * 1000L);
+    return rounds;
+  }
+
+  /** When the object of {@code table}'s snapshot {@code id} was written, after {@code takenMs}. */
+  private static long msFromLockToSnapshot(String name, long takenMs, long id) throws Exception {
     Map<String, String> props = new HashMap<>(catalogProperties());
     props.put("paimon.cache-enabled", "false");
     try (Catalog catalog = LakeCatalogs.open(props)) {
-      for (String name : TABLES) {
-        FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
-        long next = before.get(name) + 1;
-        Path object = storageDirectory(table).resolve("snapshot").resolve("snapshot-" + next);
-        long written = Files.getLastModifiedTime(object).toMillis();
-        assertThat(written - taken.get(name))
-            .as("ms from taking the lock of %s to writing its snapshot %s", name, next)
-            .isGreaterThanOrEqualTo(LOCK_HELD_SECONDS * 1000L);
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      Path object = storageDirectory(table).resolve("snapshot").resolve("snapshot-" + id);
+      return Files.getLastModifiedTime(object).toMillis() - takenMs;
+    }
+  }
+
+  /** A table next to the sink's, in the same catalog, that only this test writes. */
+  private static void createUnlockedTable() throws Exception {
+    try (Catalog catalog = LakeCatalogs.open(catalogProperties())) {
+      catalog.createTable(
+          Identifier.create(NAME, UNLOCKED),
+          org.apache.paimon.schema.Schema.newBuilder()
+              .column("id", DataTypes.INT().notNull())
+              .primaryKey("id")
+              .option("bucket", "1")
+              .build(),
+          false);
+    }
+  }
+
+  /**
+   * Commits a row to {@link #UNLOCKED} through the same catalog opened with {@code
+   * lock.enabled=false}: a committer on S3 without the lock, which the sink refuses to be.
+   */
+  private static void commitWithoutTheLock() throws Exception {
+    Map<String, String> props = new HashMap<>(catalogProperties());
+    props.put("paimon.lock.enabled", "false");
+    props.put("paimon.cache-enabled", "false");
+    try (Catalog catalog = LakeCatalogs.open(props)) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, UNLOCKED));
+      BatchWriteBuilder builder = table.newBatchWriteBuilder();
+      try (BatchTableWrite write = builder.newWrite();
+          BatchTableCommit commit = builder.newCommit()) {
+        write.write(GenericRow.of(1));
+        commit.commit(write.prepareCommit());
       }
     }
-    return rounds;
   }
 
   /**
@@ -419,21 +663,6 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
       }
     }
     return ids;
-  }
-
-  private static long catalogConnections() {
-    try (Connection c = pg.connect("postgres");
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = '"
-                    + CATALOG_DATABASE
-                    + "'")) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException("cannot count the catalog's connections", e);
-    }
   }
 
   private static List<String> pluginLibraries() throws IOException {
