@@ -1,5 +1,6 @@
 package io.changelake.sink.decode;
 
+import io.changelake.schema.debezium.DebeziumOp;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.connect.data.Struct;
@@ -19,16 +20,24 @@ public sealed interface ChangeEvent {
    * @param after the row after the change; null for deletes
    * @param source source database, schema, table and position
    */
-  record RowChange(Origin origin, Op op, Struct key, Struct before, Struct after, SourceInfo source)
+  record RowChange(
+      Origin origin, DebeziumOp op, Struct key, Struct before, Struct after, SourceInfo source)
       implements ChangeEvent {
+
+    public RowChange {
+      if (!op.isRowChange()) {
+        throw new IllegalArgumentException(
+            "A truncate is not a row change; it is a Truncate event");
+      }
+    }
 
     /** The struct carrying the row's columns: {@code after}, or {@code before} for deletes. */
     public Struct row() {
-      return op == Op.DELETE ? before : after;
+      return op == DebeziumOp.DELETE ? before : after;
     }
 
     public boolean isDelete() {
-      return op == Op.DELETE;
+      return op == DebeziumOp.DELETE;
     }
   }
 

@@ -1,5 +1,7 @@
 package io.changelake.sink.decode;
 
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
@@ -13,11 +15,12 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
     if (valueSchema == null || valueSchema.type() != Schema.Type.STRUCT) {
       return false;
     }
-    if (valueSchema.name() != null && valueSchema.name().endsWith(".Envelope")) {
+    if (EnvelopeFields.isEnvelopeName(valueSchema.name())) {
       return true;
     }
-    return valueSchema.field("op") != null
-        && (valueSchema.field("after") != null || valueSchema.field("before") != null);
+    return valueSchema.field(EnvelopeFields.OP) != null
+        && (valueSchema.field(EnvelopeFields.AFTER) != null
+            || valueSchema.field(EnvelopeFields.BEFORE) != null);
   }
 
   @Override
@@ -32,19 +35,26 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
               + " source); flattened rows need input.format=flattened or auto, and the value"
               + " converter must produce structs (JsonConverter with schemas.enable=true, Avro)");
     }
-    Object opValue = SourceBlocks.get(value, "op");
+    Object opValue = SourceBlocks.get(value, EnvelopeFields.OP);
     if (!(opValue instanceof String op)) {
       throw new DecodingException("The envelope has no 'op' value");
     }
-    Struct sourceBlock = SourceBlocks.get(value, "source") instanceof Struct s ? s : null;
+    DebeziumOp operation;
+    try {
+      operation = DebeziumOp.fromCode(op);
+    } catch (IllegalArgumentException e) {
+      throw new DecodingException(e.getMessage());
+    }
+    Struct sourceBlock =
+        SourceBlocks.get(value, EnvelopeFields.SOURCE) instanceof Struct s ? s : null;
     SourceInfo source =
         sourceBlock == null
             ? SourceInfo.none(origin.timestamp())
             : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp())
                 .withStream(
                     SourceBlocks.stream(
-                        name -> SourceBlocks.get(sourceBlock, name), op.equals("r")));
-    if (op.equals("t")) {
+                        name -> SourceBlocks.get(sourceBlock, name), operation == DebeziumOp.READ));
+    if (operation == DebeziumOp.TRUNCATE) {
       return new ChangeEvent.Truncate(
           origin,
           source,
@@ -53,22 +63,16 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
               : SourceBlocks.positions(
                   name -> SourceBlocks.get(sourceBlock, name), origin.timestamp()));
     }
-    Op operation;
-    try {
-      operation = Op.fromCode(op);
-    } catch (IllegalArgumentException e) {
-      throw new DecodingException(e.getMessage());
-    }
-    Struct before = SourceBlocks.get(value, "before") instanceof Struct b ? b : null;
-    Struct after = SourceBlocks.get(value, "after") instanceof Struct a ? a : null;
-    if (operation == Op.DELETE
+    Struct before = SourceBlocks.get(value, EnvelopeFields.BEFORE) instanceof Struct b ? b : null;
+    Struct after = SourceBlocks.get(value, EnvelopeFields.AFTER) instanceof Struct a ? a : null;
+    if (operation == DebeziumOp.DELETE
         ? before == null && !(record.key() instanceof Struct)
         : after == null) {
       throw new DecodingException(
           "A '"
               + op
               + "' event without "
-              + (operation == Op.DELETE ? "'before' or a struct key" : "'after'"));
+              + (operation == DebeziumOp.DELETE ? "'before' or a struct key" : "'after'"));
     }
     Struct key = record.key() instanceof Struct k ? k : null;
     return new ChangeEvent.RowChange(origin, operation, key, before, after, source);

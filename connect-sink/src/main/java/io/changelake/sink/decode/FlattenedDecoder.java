@@ -1,5 +1,7 @@
 package io.changelake.sink.decode;
 
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -19,7 +21,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * drops truncate events, so users let them pass unflattened with the {@code IsTruncate} predicate.
  */
 public final class FlattenedDecoder implements EnvelopeDecoder {
-  static final String METADATA_PREFIX = "__";
+  static final String METADATA_PREFIX = EnvelopeFields.FLATTENED_PREFIX;
   private static final int SCHEMA_CACHE_SIZE = 256;
 
   private final DebeziumEnvelopeDecoder envelopes = new DebeziumEnvelopeDecoder();
@@ -50,7 +52,7 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
                 java.util.Optional.empty(),
                 java.util.Optional.empty(),
                 SourcePosition.unknown());
-        return new ChangeEvent.RowChange(origin, Op.DELETE, key, null, null, unknown);
+        return new ChangeEvent.RowChange(origin, DebeziumOp.DELETE, key, null, null, unknown);
       }
       return new ChangeEvent.Tombstone(origin);
     }
@@ -59,36 +61,42 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
           "The value is not a struct; the value converter must produce structs (JsonConverter"
               + " with schemas.enable=true, Avro)");
     }
-    if (value.schema().name() != null && value.schema().name().endsWith(".Envelope")) {
+    if (EnvelopeFields.isEnvelopeName(value.schema().name())) {
       return envelopes.decode(record);
     }
     Function<String, Object> metadata =
         name -> {
           Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
-          return own != null ? own : SourceBlocks.get(value, METADATA_PREFIX + "source_" + name);
+          return own != null
+              ? own
+              : SourceBlocks.get(value, EnvelopeFields.FLATTENED_SOURCE_PREFIX + name);
         };
     Object opValue = SourceBlocks.get(value, opField);
     // add.fields=ts_ms gives __ts_ms, Debezium's processing time: only source.ts_ms tells a resend
     Function<String, Object> sourceOnly =
         name ->
-            name.equals("ts_ms")
-                ? SourceBlocks.get(value, METADATA_PREFIX + "source_ts_ms")
+            name.equals(EnvelopeFields.Source.TS_MS)
+                ? SourceBlocks.get(
+                    value, EnvelopeFields.FLATTENED_SOURCE_PREFIX + EnvelopeFields.Source.TS_MS)
                 : metadata.apply(name);
     SourceInfo source =
         SourceBlocks.read(metadata, origin.timestamp())
-            .withStream(SourceBlocks.stream(sourceOnly, "r".equals(opValue)));
-    if ("t".equals(opValue)) {
+            .withStream(SourceBlocks.stream(sourceOnly, DebeziumOp.READ.code().equals(opValue)));
+    if (DebeziumOp.TRUNCATE.code().equals(opValue)) {
       return new ChangeEvent.Truncate(
           origin, source, SourceBlocks.positions(metadata, origin.timestamp()));
     }
     Object deleted = SourceBlocks.get(value, deletedField);
     boolean isDelete =
-        "d".equals(opValue)
+        DebeziumOp.DELETE.code().equals(opValue)
             || Boolean.TRUE.equals(deleted)
             || (deleted instanceof String s && Boolean.parseBoolean(s));
-    Op op;
+    DebeziumOp op;
     try {
-      op = isDelete ? Op.DELETE : opValue instanceof String s ? Op.fromCode(s) : Op.UPDATE;
+      op =
+          isDelete
+              ? DebeziumOp.DELETE
+              : opValue instanceof String s ? DebeziumOp.fromCode(s) : DebeziumOp.UPDATE;
     } catch (IllegalArgumentException e) {
       throw new DecodingException(e.getMessage() + " in field '" + opField + "'");
     }

@@ -1,5 +1,6 @@
 package io.changelake.sink.decode;
 
+import io.changelake.schema.debezium.EnvelopeFields.Source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,9 +18,9 @@ final class SourceBlocks {
   private SourceBlocks() {}
 
   static SourceInfo read(Function<String, Object> field, long recordTimestamp) {
-    Optional<String> db = text(field.apply("db"));
-    Optional<String> schema = text(field.apply("schema"));
-    Optional<String> table = text(field.apply("table"));
+    Optional<String> db = text(field.apply(Source.DB));
+    Optional<String> schema = text(field.apply(Source.SCHEMA));
+    Optional<String> table = text(field.apply(Source.TABLE));
     return new SourceInfo(db, schema, table, position(field, recordTimestamp));
   }
 
@@ -33,15 +34,15 @@ final class SourceBlocks {
    */
   static List<SourcePosition> positions(Function<String, Object> field, long recordTimestamp) {
     List<SourcePosition> positions = new ArrayList<>(4);
-    if (field.apply("lsn") instanceof Number lsn) {
+    if (field.apply(Source.LSN) instanceof Number lsn) {
       positions.add(new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue()));
     }
-    if (field.apply("file") instanceof String file
+    if (field.apply(Source.FILE) instanceof String file
         && !file.isEmpty()
-        && field.apply("pos") instanceof Number pos) {
+        && field.apply(Source.POS) instanceof Number pos) {
       positions.add(SourcePosition.binlog(file, pos.longValue()));
     }
-    if (field.apply("ts_ms") instanceof Number ts) {
+    if (field.apply(Source.TS_MS) instanceof Number ts) {
       positions.add(new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue()));
     }
     positions.add(
@@ -57,23 +58,25 @@ final class SourceBlocks {
    * resend).
    */
   static Optional<StreamPosition> stream(Function<String, Object> field, boolean snapshotRead) {
-    Object snapshot = field.apply("snapshot");
+    Object snapshot = field.apply(Source.SNAPSHOT);
     if (snapshotRead
         || (snapshot != null && !"false".equals(String.valueOf(snapshot)))
-        || !(field.apply("ts_ms") instanceof Number ts)) {
+        || !(field.apply(Source.TS_MS) instanceof Number ts)) {
       return Optional.empty();
     }
     Optional<SourcePosition> position = Optional.empty();
-    if (field.apply("lsn") instanceof Number && field.apply("sequence") instanceof String seq) {
+    if (field.apply(Source.LSN) instanceof Number
+        && field.apply(Source.SEQUENCE) instanceof String seq) {
       position =
           StreamPosition.lastCommitLsn(seq)
               .map(lsn -> new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn));
-    } else if (field.apply("file") instanceof String file
+    } else if (field.apply(Source.FILE) instanceof String file
         && !file.isEmpty()
-        && field.apply("pos") instanceof Number pos) {
+        && field.apply(Source.POS) instanceof Number pos) {
       position = Optional.of(SourcePosition.binlog(file, pos.longValue()));
     }
-    String source = text(field.apply("name")).orElse("") + "/" + text(field.apply("db")).orElse("");
+    String source =
+        text(field.apply(Source.NAME)).orElse("") + "/" + text(field.apply(Source.DB)).orElse("");
     return position.map(p -> new StreamPosition(source, p, ts.longValue()));
   }
 

@@ -3,8 +3,8 @@ package io.changelake.sink.task;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.ConvertedRow;
 import io.changelake.schema.RowConverter;
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
-import io.changelake.sink.decode.Op;
 import io.changelake.sink.decode.SourcePosition;
 import java.util.BitSet;
 import java.util.Optional;
@@ -79,11 +79,12 @@ final class RowBuilder {
     return row;
   }
 
-  static RowKind kindOf(Op op) {
+  static RowKind kindOf(DebeziumOp op) {
     return switch (op) {
       case CREATE, READ -> RowKind.INSERT;
       case UPDATE -> RowKind.UPDATE_AFTER;
       case DELETE -> RowKind.DELETE;
+      case TRUNCATE -> throw new IllegalArgumentException("A truncate is not a row change");
     };
   }
 

@@ -1,5 +1,7 @@
 package io.changelake.sink.transforms;
 
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import io.changelake.sink.Versions;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -34,8 +36,8 @@ public final class IsTruncate<R extends ConnectRecord<R>> implements Predicate<R
     if (!(record.value() instanceof Struct value)) {
       return false;
     }
-    Field op = value.schema().field("op");
-    return op != null && "t".equals(value.get(op));
+    Field op = value.schema().field(EnvelopeFields.OP);
+    return op != null && DebeziumOp.TRUNCATE.code().equals(value.get(op));
   }
 
   @Override

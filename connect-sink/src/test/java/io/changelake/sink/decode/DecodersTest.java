@@ -3,6 +3,7 @@ package io.changelake.sink.decode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.transforms.IsTruncate;
 import java.util.stream.Stream;
@@ -92,19 +93,20 @@ class DecodersTest {
 
   static Stream<Arguments> envelopes() {
     return Stream.of(
-        Arguments.of(pg("c", null, row(1, "a"), 100), Op.CREATE, false, true),
-        Arguments.of(pg("r", null, row(1, "a"), 100), Op.READ, false, true),
-        Arguments.of(pg("u", row(1, "a"), row(1, "b"), 100), Op.UPDATE, true, true),
+        Arguments.of(pg("c", null, row(1, "a"), 100), DebeziumOp.CREATE, false, true),
+        Arguments.of(pg("r", null, row(1, "a"), 100), DebeziumOp.READ, false, true),
+        Arguments.of(pg("u", row(1, "a"), row(1, "b"), 100), DebeziumOp.UPDATE, true, true),
         // PostgreSQL's default replica identity: updates without a before image
-        Arguments.of(pg("u", null, row(1, "b"), 100), Op.UPDATE, false, true),
-        Arguments.of(pg("d", row(1, "a"), null, 100), Op.DELETE, true, false),
+        Arguments.of(pg("u", null, row(1, "b"), 100), DebeziumOp.UPDATE, false, true),
+        Arguments.of(pg("d", row(1, "a"), null, 100), DebeziumOp.DELETE, true, false),
         // key-only before image
-        Arguments.of(pg("d", new Struct(ROW).put("id", 1), null, 100), Op.DELETE, true, false));
+        Arguments.of(
+            pg("d", new Struct(ROW).put("id", 1), null, 100), DebeziumOp.DELETE, true, false));
   }
 
   @ParameterizedTest
   @MethodSource("envelopes")
-  void decodesEnvelopes(SinkRecord record, Op op, boolean hasBefore, boolean hasAfter) {
+  void decodesEnvelopes(SinkRecord record, DebeziumOp op, boolean hasBefore, boolean hasAfter) {
     for (EnvelopeDecoder decoder :
         new EnvelopeDecoder[] {new DebeziumEnvelopeDecoder(), new AutoDetectingDecoder(flat())}) {
       RowChange change = (RowChange) decoder.decode(record);
@@ -185,17 +187,17 @@ class DecodersTest {
 
   static Stream<Arguments> flattened() {
     return Stream.of(
-        Arguments.of("c", "false", 10L, Op.CREATE, SourcePosition.Kind.POSTGRES_LSN),
-        Arguments.of("u", "false", 10L, Op.UPDATE, SourcePosition.Kind.POSTGRES_LSN),
-        Arguments.of("d", "true", 10L, Op.DELETE, SourcePosition.Kind.POSTGRES_LSN),
-        Arguments.of(null, "true", null, Op.DELETE, SourcePosition.Kind.SOURCE_TIMESTAMP),
-        Arguments.of(null, null, null, Op.UPDATE, SourcePosition.Kind.SOURCE_TIMESTAMP));
+        Arguments.of("c", "false", 10L, DebeziumOp.CREATE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of("u", "false", 10L, DebeziumOp.UPDATE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of("d", "true", 10L, DebeziumOp.DELETE, SourcePosition.Kind.POSTGRES_LSN),
+        Arguments.of(null, "true", null, DebeziumOp.DELETE, SourcePosition.Kind.SOURCE_TIMESTAMP),
+        Arguments.of(null, null, null, DebeziumOp.UPDATE, SourcePosition.Kind.SOURCE_TIMESTAMP));
   }
 
   @ParameterizedTest
   @MethodSource("flattened")
   void decodesFlattenedRows(
-      String op, String deleted, Long lsn, Op expected, SourcePosition.Kind kind) {
+      String op, String deleted, Long lsn, DebeziumOp expected, SourcePosition.Kind kind) {
     Struct value =
         new Struct(FLAT)
             .put("id", 1)
@@ -223,7 +225,7 @@ class DecodersTest {
   void flattenedTombstoneWithKeyIsADeleteOfUnknownPosition() {
     RowChange change = (RowChange) flat().decode(record(key(9), null, null, 4));
 
-    assertThat(change.op()).isEqualTo(Op.DELETE);
+    assertThat(change.op()).isEqualTo(DebeziumOp.DELETE);
     assertThat(change.key().get("id")).isEqualTo(9);
     assertThat(change.source().position().isKnown()).isFalse();
   }
@@ -271,7 +273,7 @@ class DecodersTest {
     assertThat(auto.decode(record(key(1), null, null, 0)))
         .isInstanceOf(RowChange.class)
         .extracting(e -> ((RowChange) e).op())
-        .isEqualTo(Op.DELETE);
+        .isEqualTo(DebeziumOp.DELETE);
 
     assertThat(auto.decode(pg("d", row(1, "a"), null, 100))).isInstanceOf(RowChange.class);
     assertThat(auto.decode(record(key(1), null, null, 8)))

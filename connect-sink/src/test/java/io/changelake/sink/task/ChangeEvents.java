@@ -1,7 +1,7 @@
 package io.changelake.sink.task;
 
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
-import io.changelake.sink.decode.Op;
 import io.changelake.sink.decode.Origin;
 import io.changelake.sink.decode.SourceInfo;
 import io.changelake.sink.decode.SourcePosition;
@@ -33,7 +33,8 @@ final class ChangeEvents {
     return new Struct(ROW).put("id", id).put("name", name).put("bio", bio);
   }
 
-  static RowChange change(Op op, Struct key, Struct before, Struct after, long lsn, long offset) {
+  static RowChange change(
+      DebeziumOp op, Struct key, Struct before, Struct after, long lsn, long offset) {
     return new RowChange(
         new Origin("customers", 0, offset, new TopicPartition("customers", 0), 1L),
         op,

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.RowConverter;
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
-import io.changelake.sink.decode.Op;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +32,7 @@ class RowBuilderTest {
       TableProvisioner.spec(
               TableProvisionerTest.ID,
               TableProvisionerTest.settings(),
-              change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0))
+              change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0))
           .rowType();
 
   static GenericRow build(RowChange event, MergeEngine engine) {
@@ -56,16 +56,27 @@ class RowBuilderTest {
     Struct keyOnly = new Struct(ChangeEvents.ROW).put("id", 1).put("name", "");
     return Stream.of(
         // event, kind, id, name, bio
-        Arguments.of(change(Op.READ, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
-        Arguments.of(change(Op.CREATE, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
         Arguments.of(
-            change(Op.UPDATE, key(1), before, after, 100, 7), RowKind.UPDATE_AFTER, "b", "new"),
+            change(DebeziumOp.READ, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
         Arguments.of(
-            change(Op.UPDATE, key(1), null, after, 100, 7), RowKind.UPDATE_AFTER, "b", "new"),
-        Arguments.of(change(Op.DELETE, key(1), before, null, 100, 7), RowKind.DELETE, "a", "old"),
-        Arguments.of(change(Op.DELETE, key(1), keyOnly, null, 100, 7), RowKind.DELETE, "", null),
+            change(DebeziumOp.CREATE, key(1), null, after, 100, 7), RowKind.INSERT, "b", "new"),
+        Arguments.of(
+            change(DebeziumOp.UPDATE, key(1), before, after, 100, 7),
+            RowKind.UPDATE_AFTER,
+            "b",
+            "new"),
+        Arguments.of(
+            change(DebeziumOp.UPDATE, key(1), null, after, 100, 7),
+            RowKind.UPDATE_AFTER,
+            "b",
+            "new"),
+        Arguments.of(
+            change(DebeziumOp.DELETE, key(1), before, null, 100, 7), RowKind.DELETE, "a", "old"),
+        Arguments.of(
+            change(DebeziumOp.DELETE, key(1), keyOnly, null, 100, 7), RowKind.DELETE, "", null),
         // no before image at all: the key identifies the row
-        Arguments.of(change(Op.DELETE, key(1), null, null, 100, 7), RowKind.DELETE, null, null));
+        Arguments.of(
+            change(DebeziumOp.DELETE, key(1), null, null, 100, 7), RowKind.DELETE, null, null));
   }
 
   @ParameterizedTest
@@ -86,7 +97,7 @@ class RowBuilderTest {
   void partialUpdateLeavesUnavailableValuesNullSoTheStoredValueStays() {
     GenericRow row =
         build(
-            change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+            change(DebeziumOp.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
             MergeEngine.PARTIAL_UPDATE);
 
     assertThat(row.getField(1)).isEqualTo(BinaryString.fromString("b"));
@@ -97,7 +108,8 @@ class RowBuilderTest {
   void deduplicateTakesUnavailableValuesFromTheBeforeImage() {
     GenericRow row =
         build(
-            change(Op.UPDATE, key(1), row(1, "a", "long"), row(1, "b", UNAVAILABLE), 100, 7),
+            change(
+                DebeziumOp.UPDATE, key(1), row(1, "a", "long"), row(1, "b", UNAVAILABLE), 100, 7),
             MergeEngine.DEDUPLICATE);
 
     assertThat(row.getField(1)).isEqualTo(BinaryString.fromString("b"));
@@ -109,7 +121,7 @@ class RowBuilderTest {
     assertThatThrownBy(
             () ->
                 build(
-                    change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+                    change(DebeziumOp.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
                     MergeEngine.DEDUPLICATE))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("column 'bio'")
@@ -125,7 +137,7 @@ class RowBuilderTest {
     List<Object> askedFor = new ArrayList<>();
     GenericRow row =
         build(
-            change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+            change(DebeziumOp.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
             MergeEngine.DEDUPLICATE,
             key -> {
               askedFor.add(key.getInt(0));
@@ -151,7 +163,7 @@ class RowBuilderTest {
     assertThatThrownBy(
             () ->
                 build(
-                    change(Op.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
+                    change(DebeziumOp.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7),
                     MergeEngine.AGGREGATION,
                     key -> {
                       throw new AssertionError("an aggregate is not the source's row");

@@ -10,10 +10,10 @@ import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.config.TableSettings;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
-import io.changelake.sink.decode.Op;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -46,7 +46,7 @@ class TableProvisionerTest {
   void createdTablesTakeKeyFromRecordKeyAndGetSequenceColumns() {
     TableSpec spec =
         TableProvisioner.spec(
-            ID, settings(), change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            ID, settings(), change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id");
     assertThat(spec.rowType().getFieldNames())
@@ -76,7 +76,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", engine, "table.delete-policy", policy),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.options()).containsEntry(option, "true");
   }
@@ -87,7 +87,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.merge-engine", "first-row"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.sequenceFields()).isEmpty();
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
@@ -102,7 +102,7 @@ class TableProvisionerTest {
                 "table.customers.partition-keys", "name",
                 "table.customers.option.file.format", "orc",
                 "table.customers.sequence-fields", "bio"),
-            change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id", "name");
     assertThat(spec.partitionKeys()).containsExactly("name");
@@ -113,7 +113,7 @@ class TableProvisionerTest {
 
   @Test
   void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
-    RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+    RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
     assertThat(TableProvisioner.spec(ID, settings(), first).options())
         .containsEntry("changelog-producer.row-deduplicate", "true")
         .containsEntry(
@@ -148,7 +148,7 @@ class TableProvisionerTest {
       boolean deduplicate, int expectedPairs, @TempDir Path warehouse) throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableSettings settings =
           deduplicate
               ? settings("table.buckets", "1")
@@ -182,7 +182,7 @@ class TableProvisionerTest {
       throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableProvisioner provisioner = new TableProvisioner(catalog);
       TableSettings partialUpdate =
           settings("table.merge-engine", "partial-update", "table.delete-policy", "ignore");
@@ -212,7 +212,9 @@ class TableProvisionerTest {
       assertThatThrownBy(
               () ->
                   provisioner.provision(
-                      ID, partialUpdate, change(Op.CREATE, otherKey, null, row(1, "a", "b"), 1, 0)))
+                      ID,
+                      partialUpdate,
+                      change(DebeziumOp.CREATE, otherKey, null, row(1, "a", "b"), 1, 0)))
           .isInstanceOf(RecordException.class)
           .hasMessageContaining("has primary key [id] but the records carry key [name]");
       Identifier missing = Identifier.create("lake", "missing");
@@ -228,7 +230,7 @@ class TableProvisionerTest {
       throws Exception {
     try (Catalog catalog = TestTables.localCatalog(warehouse)) {
       catalog.createDatabase("lake", true);
-      RowChange first = change(Op.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+      RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
       TableSettings removeRow =
           settings("table.merge-engine", "partial-update", "table.delete-policy", "remove-row");
       TableSpec current = TableProvisioner.spec(ID, removeRow, first);
@@ -274,7 +276,7 @@ class TableProvisionerTest {
         TableProvisioner.spec(
             ID,
             settings("table.primary-key-fields", "id"),
-            change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0));
+            change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id");
   }
@@ -283,7 +285,7 @@ class TableProvisionerTest {
   void keylessRecordsMakeAnAppendTableByDefaultAndAreRefusedWithKeylessModeFail() {
     TableSpec append =
         TableProvisioner.spec(
-            ID, settings(), change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0));
+            ID, settings(), change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0));
     assertThat(append.primaryKeys()).isEmpty();
     assertThat(append.rowType().getFieldNames())
         .containsExactly(
@@ -298,7 +300,7 @@ class TableProvisionerTest {
                 TableProvisioner.spec(
                     ID,
                     settings("table.keyless-mode", "fail"),
-                    change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
+                    change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0)))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("lake.customers")
         .hasMessageContaining("set table.customers.primary-key-fields");
@@ -311,7 +313,7 @@ class TableProvisionerTest {
                 TableProvisioner.spec(
                     ID,
                     settings("table.primary-key-fields", "customer_id"),
-                    change(Op.CREATE, null, null, row(1, "a", "b"), 1, 0)))
+                    change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0)))
         .isInstanceOf(RecordException.class)
         .hasMessageContaining("'customer_id'")
         .hasMessageContaining("[id, name, bio]");

@@ -3,6 +3,7 @@ package io.changelake.source.record;
 import io.changelake.lsm.changelog.ChangeBatch;
 import io.changelake.lsm.changelog.ChangeRow;
 import io.changelake.lsm.table.InternalColumns;
+import io.changelake.schema.debezium.DebeziumOp;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Struct;
@@ -71,10 +72,10 @@ public final class ChangeRecords {
       Map<String, ?> sourceOffset,
       List<SourceRecord> out) {
     useRowType(batch.rowType());
-    Op op = Op.of(change, fullState);
+    DebeziumOp op = opOf(change, fullState);
     InternalRow before = change.before();
     InternalRow after = change.after();
-    if (op == Op.DELETE && before == null) {
+    if (op == DebeziumOp.DELETE && before == null) {
       // a lone -U or a -D carries its row in whichever field the reader filled
       before = after;
       after = null;
@@ -102,7 +103,7 @@ public final class ChangeRecords {
             values.schema(),
             value,
             now));
-    if (op == Op.DELETE
+    if (op == DebeziumOp.DELETE
         && settings.tombstones()
         && key != null
         && change.kind() == org.apache.paimon.types.RowKind.DELETE) {
@@ -144,8 +145,21 @@ public final class ChangeRecords {
             null,
             null,
             values.schema(),
-            values.value(Op.TRUNCATE, null, null, source, now),
+            values.value(DebeziumOp.TRUNCATE, null, null, source, now),
             now));
+  }
+
+  /**
+   * The operation of a change. A {@code -U} without its {@code +U} (the table's changelog producer
+   * did not pair them) retracts the old row, so consumers see it as a delete; the {@code +U} that
+   * follows re-creates the row.
+   */
+  static DebeziumOp opOf(ChangeRow change, boolean fullState) {
+    return switch (change.kind()) {
+      case INSERT -> fullState ? DebeziumOp.READ : DebeziumOp.CREATE;
+      case UPDATE_AFTER -> fullState ? DebeziumOp.READ : DebeziumOp.UPDATE;
+      case UPDATE_BEFORE, DELETE -> DebeziumOp.DELETE;
+    };
   }
 
   private void useRowType(RowType newRowType) {

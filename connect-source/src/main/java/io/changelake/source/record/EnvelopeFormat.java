@@ -1,5 +1,7 @@
 package io.changelake.source.record;
 
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -17,12 +19,12 @@ final class EnvelopeFormat implements ValueFormat {
     this.rows = rows;
     this.schema =
         SchemaBuilder.struct()
-            .name(topic + ".Envelope")
-            .field("before", rows.schema())
-            .field("after", rows.schema())
-            .field("source", SourceInfo.SCHEMA)
-            .field("op", Schema.STRING_SCHEMA)
-            .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .name(topic + EnvelopeFields.ENVELOPE_NAME_SUFFIX)
+            .field(EnvelopeFields.BEFORE, rows.schema())
+            .field(EnvelopeFields.AFTER, rows.schema())
+            .field(EnvelopeFields.SOURCE, SourceInfo.SCHEMA)
+            .field(EnvelopeFields.OP, Schema.STRING_SCHEMA)
+            .field(EnvelopeFields.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
             .build();
   }
 
@@ -32,12 +34,13 @@ final class EnvelopeFormat implements ValueFormat {
   }
 
   @Override
-  public Struct value(Op op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
+  public Struct value(
+      DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
     return new Struct(schema)
-        .put("before", rows.toStruct(before))
-        .put("after", rows.toStruct(after))
-        .put("source", source.toStruct())
-        .put("op", op.code())
-        .put("ts_ms", tsMs);
+        .put(EnvelopeFields.BEFORE, rows.toStruct(before))
+        .put(EnvelopeFields.AFTER, rows.toStruct(after))
+        .put(EnvelopeFields.SOURCE, source.toStruct())
+        .put(EnvelopeFields.OP, op.code())
+        .put(EnvelopeFields.TS_MS, tsMs);
   }
 }

@@ -1,5 +1,6 @@
 package io.changelake.source.record;
 
+import io.changelake.schema.debezium.DebeziumOp;
 import org.apache.kafka.connect.data.ConnectSchema;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -42,7 +43,8 @@ final class FlatFormat implements ValueFormat {
   }
 
   @Override
-  public Struct value(Op op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
+  public Struct value(
+      DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
     Struct value = new Struct(schema);
     Struct row = rows.toStruct(after != null ? after : before);
     if (row != null) {

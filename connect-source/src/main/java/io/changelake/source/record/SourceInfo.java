@@ -1,5 +1,6 @@
 package io.changelake.source.record;
 
+import io.changelake.schema.debezium.EnvelopeFields.Source;
 import io.changelake.source.Versions;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
@@ -31,24 +32,24 @@ public record SourceInfo(
   public static final Schema SCHEMA =
       SchemaBuilder.struct()
           .name("io.changelake.source.Source")
-          .field("version", Schema.STRING_SCHEMA)
-          .field("connector", Schema.STRING_SCHEMA)
-          .field("name", Schema.STRING_SCHEMA)
-          .field("snapshot", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("db", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
+          .field(Source.VERSION, Schema.STRING_SCHEMA)
+          .field(Source.CONNECTOR, Schema.STRING_SCHEMA)
+          .field(Source.NAME, Schema.STRING_SCHEMA)
+          .field(Source.SNAPSHOT, Schema.OPTIONAL_STRING_SCHEMA)
+          .field(Source.DB, Schema.STRING_SCHEMA)
+          .field(Source.TABLE, Schema.STRING_SCHEMA)
           .field("snapshot_id", Schema.INT64_SCHEMA)
           .field("commit_kind", Schema.STRING_SCHEMA)
           .build();
 
   Struct toStruct() {
     return new Struct(SCHEMA)
-        .put("version", Versions.CONNECTOR_VERSION)
-        .put("connector", CONNECTOR)
-        .put("name", connectorName)
-        .put("snapshot", snapshot)
-        .put("db", database)
-        .put("table", table)
+        .put(Source.VERSION, Versions.CONNECTOR_VERSION)
+        .put(Source.CONNECTOR, CONNECTOR)
+        .put(Source.NAME, connectorName)
+        .put(Source.SNAPSHOT, snapshot)
+        .put(Source.DB, database)
+        .put(Source.TABLE, table)
         .put("snapshot_id", snapshotId)
         .put("commit_kind", commitKind);
   }

@@ -1,5 +1,6 @@
 package io.changelake.source.record;
 
+import io.changelake.schema.debezium.DebeziumOp;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.paimon.data.InternalRow;
@@ -15,5 +16,5 @@ sealed interface ValueFormat permits EnvelopeFormat, FlatFormat {
    * @param before the old row, null when unknown or for inserts
    * @param after the new row, null for deletes
    */
-  Struct value(Op op, InternalRow before, InternalRow after, SourceInfo source, long tsMs);
+  Struct value(DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs);
 }

@@ -2,6 +2,8 @@ package io.changelake.configs.quickstart;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,9 +28,9 @@ record ChangeEvent(String op, String before, String after) {
     JsonNode root = JSON.readTree(value);
     JsonNode payload = root.has("payload") && root.has("schema") ? root.get("payload") : root;
     return new ChangeEvent(
-        payload.path("op").asText("?"),
-        compact(payload.get("before")),
-        compact(payload.get("after")));
+        payload.path(EnvelopeFields.OP).asText("?"),
+        compact(payload.get(EnvelopeFields.BEFORE)),
+        compact(payload.get(EnvelopeFields.AFTER)));
   }
 
   /** {@code {id=1, name=Ada}} without internal columns, or empty for null. */
@@ -51,13 +53,21 @@ record ChangeEvent(String op, String before, String after) {
   }
 
   String describe() {
-    return switch (op) {
-      case "c" -> "insert  " + after;
-      case "r" -> "read    " + after;
-      case "u" -> "update  " + (before.isEmpty() ? "" : before + " -> ") + after;
-      case "d" -> "delete  " + before;
-      case "tombstone" -> "tombstone (key only, for log compaction)";
-      default -> op + "  " + before + " " + after;
+    if (op.equals("tombstone")) {
+      return "tombstone (key only, for log compaction)";
+    }
+    DebeziumOp operation;
+    try {
+      operation = DebeziumOp.fromCode(op);
+    } catch (IllegalArgumentException e) {
+      return op + "  " + before + " " + after;
+    }
+    return switch (operation) {
+      case CREATE -> "insert  " + after;
+      case READ -> "read    " + after;
+      case UPDATE -> "update  " + (before.isEmpty() ? "" : before + " -> ") + after;
+      case DELETE -> "delete  " + before;
+      case TRUNCATE -> "truncate";
     };
   }
 }

@@ -3,6 +3,8 @@ package io.changelake.configs.quickstart;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.schema.debezium.EnvelopeFields;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,7 +38,8 @@ final class RecordedEvents {
   /** One recorded event. */
   record Event(String topic, JsonNode key, JsonNode value) {
     boolean isSnapshotRead() {
-      return value != null && "r".equals(value.path("payload").path("op").asText());
+      return value != null
+          && DebeziumOp.READ.code().equals(value.path("payload").path(EnvelopeFields.OP).asText());
     }
   }
 

@@ -20,6 +20,7 @@ import org.apache.paimon.consumer.Consumer;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.OutOfRangeException;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.StreamDataTableScan;
@@ -562,11 +563,8 @@ public final class ChangelogReader implements AutoCloseable {
   private TableScan.Plan planOrExpired() {
     try {
       return scan.plan();
-    } catch (RuntimeException e) {
-      if (e.getClass().getSimpleName().equals("OutOfRangeException")) {
-        throw expired(e.getMessage());
-      }
-      throw e;
+    } catch (OutOfRangeException e) {
+      throw expired(e.getMessage());
     }
   }
 
