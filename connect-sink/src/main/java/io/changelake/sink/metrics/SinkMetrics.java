@@ -29,6 +29,9 @@ public final class SinkMetrics implements AutoCloseable {
   private final AtomicLong dlqRecords = new AtomicLong();
   private final AtomicLong commits = new AtomicLong();
   private final AtomicLong lastCommitMs = new AtomicLong();
+  private final AtomicLong commitNanosTotal = new AtomicLong();
+  // System.nanoTime() when the round in progress started, 0 between rounds
+  private final AtomicLong roundStartedNanos = new AtomicLong();
 
   /** The metrics of sink task {@code task} of {@code connector}, published as the worker allows. */
   public static SinkMetrics of(SinkTaskContext context, String connector, int task) {
@@ -56,6 +59,13 @@ public final class SinkMetrics implements AutoCloseable {
         "Duration of the latest commit round over all tables.",
         new LinkedHashMap<>(),
         lastCommitMs::get);
+    gauge(
+        "commit-time-ms-total",
+        "Time the task spent in commit rounds, the round in progress included: sampled next to the"
+            + " consumer's records-consumed-total it shows whether consumption goes on during"
+            + " rounds.",
+        new LinkedHashMap<>(),
+        this::commitMillisTotal);
   }
 
   public void recordIn() {
@@ -70,9 +80,22 @@ public final class SinkMetrics implements AutoCloseable {
     dlqRecords.incrementAndGet();
   }
 
+  /** A commit round starts; {@link #commitRound} ends it. */
+  public void commitRoundStarted() {
+    roundStartedNanos.set(System.nanoTime());
+  }
+
   public void commitRound(long durationMs) {
+    long started = roundStartedNanos.getAndSet(0);
+    commitNanosTotal.addAndGet(started == 0 ? durationMs * 1_000_000 : System.nanoTime() - started);
     commits.incrementAndGet();
     lastCommitMs.set(durationMs);
+  }
+
+  private long commitMillisTotal() {
+    long started = roundStartedNanos.get();
+    long inProgress = started == 0 ? 0 : Math.max(0, System.nanoTime() - started);
+    return (commitNanosTotal.get() + inProgress) / 1_000_000;
   }
 
   public long recordsIn() {

@@ -575,6 +575,7 @@ public final class ChangelakeSinkTask extends SinkTask {
    */
   private void commitAll() {
     long start = System.nanoTime();
+    metrics.commitRoundStarted();
     errors.awaitReported();
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     commitTables(OffsetTracker.asSourcePartitions(snapshot), id -> true);

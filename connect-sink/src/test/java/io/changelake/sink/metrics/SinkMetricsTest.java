@@ -1,6 +1,7 @@
 package io.changelake.sink.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.changelake.metrics.PluginMetricsRegistry;
 import java.util.Map;
@@ -39,6 +40,42 @@ class SinkMetricsTest {
       previousPlugin.close(); // the worker, once the previous instance has ended
       assertThat(worker.metric(recordsIn)).isNull();
       next.close();
+    }
+  }
+
+  @Test
+  void commitTimeCountsTheRoundInProgressAndStandsStillBetweenRounds() throws Exception {
+    try (Metrics worker = new Metrics()) {
+      SinkMetrics metrics =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      MetricName name =
+          worker.metricName(
+              "commit-time-ms-total", "plugins", "", new java.util.LinkedHashMap<>(TASK));
+      java.util.function.LongSupplier total =
+          () -> ((Number) worker.metric(name).metricValue()).longValue();
+      assertThat(total.getAsLong()).isZero();
+
+      metrics.commitRoundStarted();
+      // a sampler reading during a long round sees it grow, not only once the round ends
+      await().until(() -> total.getAsLong() >= 20);
+      metrics.commitRound(20);
+      long afterRound = total.getAsLong();
+      assertThat(afterRound).isGreaterThanOrEqualTo(20);
+
+      long later = System.nanoTime() + 30_000_000L;
+      await().until(() -> System.nanoTime() > later);
+      assertThat(total.getAsLong()).as("no round in progress").isEqualTo(afterRound);
+      assertThat(
+              worker
+                  .metric(
+                      worker.metricName(
+                          "commit-rounds-total",
+                          "plugins",
+                          "",
+                          new java.util.LinkedHashMap<>(TASK)))
+                  .metricValue())
+          .isEqualTo(1L);
+      metrics.close();
     }
   }
 }

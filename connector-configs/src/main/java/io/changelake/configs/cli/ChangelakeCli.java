@@ -55,6 +55,9 @@ public final class ChangelakeCli implements Runnable {
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new ChangelakeCli());
     cli.setExecutionExceptionHandler(ChangelakeCli::handle);
+    for (CliExtension extension : CliExtension.installed()) {
+      cli.addSubcommand(extension.command());
+    }
     for (CommandLine sub : cli.getSubcommands().values()) {
       sub.getCommandSpec().usageMessage().footer("", ExitCodes.HELP_TABLE);
     }

@@ -7,8 +7,11 @@ import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** Where the Connect REST API is and how to authenticate; shared by every remote command. */
-final class ConnectOptions {
+/**
+ * Where the Connect REST API is and how to authenticate; shared by every remote command (public for
+ * commands contributed by other modules through {@link CliExtension}).
+ */
+public final class ConnectOptions {
   @Option(
       names = {"-c", "--connect-url"},
       paramLabel = "URL",
@@ -54,7 +57,7 @@ final class ConnectOptions {
       description = "Trust any certificate and host name (development only).")
   boolean insecure;
 
-  ConnectClient client() {
+  public ConnectClient client() {
     return new ConnectClient(
         new ConnectEndpoint(
             URI.create(url),

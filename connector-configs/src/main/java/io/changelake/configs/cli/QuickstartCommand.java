@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -69,10 +70,13 @@ final class QuickstartCommand implements Callable<Integer> {
         new Quickstart(
             new Quickstart.Options(settings, postgres, Optional.ofNullable(recordTo)), out);
     EmbeddedPlatform running = quickstart.startPlatform();
+    // started before the demo, so the console shows the pipeline while it is being built
+    List<AutoCloseable> extensions = CliExtension.startWithPlatform(settings, out);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread onCtrlC =
         new Thread(
             () -> {
+              CliExtension.closeAll(extensions, out);
               running.close();
               stopped.countDown();
             },
@@ -88,6 +92,7 @@ final class QuickstartCommand implements Callable<Integer> {
       }
     } finally {
       if (!stayUp || stopped.getCount() > 0) {
+        CliExtension.closeAll(extensions, out);
         stop(running, onCtrlC);
       }
     }

@@ -4,6 +4,8 @@ import io.changelake.configs.platform.EmbeddedPlatform;
 import io.changelake.configs.platform.PlatformSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -42,6 +44,7 @@ final class UpCommand implements Callable<Integer> {
     out.printf("Starting Kafka and Connect in %s ...%n", settings.stateDir());
     out.flush();
     EmbeddedPlatform running = EmbeddedPlatform.start(settings);
+    List<AutoCloseable> extensions = new ArrayList<>();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -49,6 +52,7 @@ final class UpCommand implements Callable<Integer> {
                 () -> {
                   out.println("Stopping Connect, then Kafka ...");
                   out.flush();
+                  CliExtension.closeAll(extensions, out);
                   running.close();
                   out.println("Stopped. State kept in " + settings.stateDir());
                   out.flush();
@@ -56,6 +60,7 @@ final class UpCommand implements Callable<Integer> {
                 },
                 "changelake-shutdown"));
     printUp(out, settings);
+    extensions.addAll(CliExtension.startWithPlatform(settings, out));
     stopped.await();
     return ExitCodes.OK;
   }

@@ -117,6 +117,17 @@ public final class ConnectClient {
         tasks);
   }
 
+  /**
+   * KIP-558: the topics the connector has produced to (source) or consumed from (sink) since it was
+   * created or its topics were last reset.
+   */
+  public List<String> topics(String name) {
+    JsonNode answer = send("GET", "/connectors/" + encode(name) + "/topics", null);
+    List<String> topics = new ArrayList<>();
+    answer.path(name).path("topics").forEach(t -> topics.add(t.asText()));
+    return topics;
+  }
+
   public void pause(String name) {
     send("PUT", "/connectors/" + encode(name) + "/pause", null);
   }

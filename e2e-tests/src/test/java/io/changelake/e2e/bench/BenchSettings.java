@@ -23,6 +23,10 @@ record BenchSettings(
     int[] costTableCounts,
     int[] costTableSizes,
     long commitIntervalMs,
+    int scaleRepetitions,
+    int scaleEvents,
+    int[] scaleTableCounts,
+    long scaleCommitIntervalMs,
     Path docsDir,
     Path workDir) {
 
@@ -45,6 +49,11 @@ record BenchSettings(
         // (offset.flush.interval.ms=1000): the Changelake sink commits as often, so a run's end
         // waits equally long for both
         intProperty("bench.commit.interval.ms", 1_000),
+        // scaling runs (issue 14): long enough that several 10 s commit rounds fall inside a run
+        intProperty("bench.scale.repetitions", 3),
+        intProperty("bench.scale.events", 300_000),
+        intList("bench.scale.tables", "1,100,1000"),
+        intProperty("bench.scale.commit.interval.ms", 10_000),
         Path.of(System.getProperty("bench.docs.dir", "../docs")).toAbsolutePath().normalize(),
         Path.of(System.getProperty("java.io.tmpdir")).resolve("bench").toAbsolutePath());
   }

@@ -43,6 +43,7 @@ class ChangelakeBenchmark {
   static final String COST = "cost-growth";
   static final String SOURCE = "source-throughput";
   static final String LATENCY = "latency";
+  static final String SCALING = ScalingRuns.MEASUREMENT;
 
   private static BenchSettings settings;
   private static Results results;
@@ -302,6 +303,19 @@ class ChangelakeBenchmark {
   }
 
   private static final double MIB = 1024.0 * 1024.0;
+
+  /** Rate against tasks and tables at a long commit interval, reads during commit rounds. */
+  @Test
+  @Order(7)
+  void scaling() {
+    if (!BenchSettings.enabled(SCALING)) {
+      return;
+    }
+    List<String> failures = new ScalingRuns(settings, results, loader, runner).run();
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
+    }
+  }
 
   /**
    * How the Changelake sink's throughput changes with the number of tables (the matrix has 1 and

@@ -73,6 +73,19 @@ final class JfrProfile implements AutoCloseable {
           new Phase(
               "Kafka consumer: poll", List.of("org.apache.kafka.clients.consumer.KafkaConsumer")));
 
+  static final long WAIT_THRESHOLD_MS = 2;
+  private static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+  private static final String THREAD_PARK = "jdk.ThreadPark";
+  private static final java.time.Duration WAIT_THRESHOLD =
+      java.time.Duration.ofMillis(WAIT_THRESHOLD_MS);
+
+  /**
+   * Time threads spent blocked on a monitor or parked, by where they waited: the event kind, the
+   * first frame outside the JDK and the class of the monitor or of the parked-on object, longest
+   * first.
+   */
+  record Waits(long events, double totalMillis, Map<String, Double> millisBySite) {}
+
   private final Recording recording;
   private final Path file;
 
@@ -85,6 +98,9 @@ final class JfrProfile implements AutoCloseable {
       throw new IllegalStateException(e);
     }
     recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(10));
+    // where threads wait: a lock shared by tasks shows up as monitor or park time on task threads
+    recording.enable(MONITOR_ENTER).withThreshold(WAIT_THRESHOLD).withStackTrace();
+    recording.enable(THREAD_PARK).withThreshold(WAIT_THRESHOLD).withStackTrace();
     recording.start();
   }
 
@@ -133,6 +149,65 @@ final class JfrProfile implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Monitor and park waits of at least {@value #WAIT_THRESHOLD_MS} ms on stacks with a frame of a
+   * class starting with {@code stackClassPrefix}.
+   */
+  Waits waits(String stackClassPrefix, int top) {
+    try {
+      Map<String, Double> bySite = new HashMap<>();
+      long events = 0;
+      double total = 0;
+      for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
+        String type = event.getEventType().getName();
+        if (!(type.equals(MONITOR_ENTER) || type.equals(THREAD_PARK))
+            || event.getStackTrace() == null) {
+          continue;
+        }
+        List<RecordedFrame> frames = event.getStackTrace().getFrames();
+        if (frames.stream()
+            .noneMatch(f -> f.getMethod().getType().getName().startsWith(stackClassPrefix))) {
+          continue;
+        }
+        double millis = event.getDuration().toNanos() / 1e6;
+        String on =
+            type.equals(MONITOR_ENTER)
+                ? "monitor " + className(event, "monitorClass")
+                : "park on " + className(event, "parkedClass");
+        String site = on + " in " + firstOutsideJdk(frames);
+        bySite.merge(site, millis, Double::sum);
+        events++;
+        total += millis;
+      }
+      Map<String, Double> result = new LinkedHashMap<>();
+      bySite.entrySet().stream()
+          .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+          .limit(top)
+          .forEach(e -> result.put(e.getKey(), e.getValue()));
+      return new Waits(events, total, result);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String className(RecordedEvent event, String field) {
+    if (!event.hasField(field)) {
+      return "?";
+    }
+    jdk.jfr.consumer.RecordedClass c = event.getClass(field);
+    return c == null ? "?" : c.getName();
+  }
+
+  private static String firstOutsideJdk(List<RecordedFrame> frames) {
+    for (RecordedFrame frame : frames) {
+      String type = frame.getMethod().getType().getName();
+      if (!type.startsWith("java.") && !type.startsWith("jdk.") && !type.startsWith("sun.")) {
+        return name(frame);
+      }
+    }
+    return frames.isEmpty() ? "?" : name(frames.get(0));
   }
 
   private static String name(RecordedFrame frame) {

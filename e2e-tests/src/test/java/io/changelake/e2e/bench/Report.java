@@ -60,6 +60,7 @@ final class Report {
       memory();
       source();
       costGrowth(docs);
+      new ScalingReport(settings, results, this).write(md, docs);
       profiles();
       analysis(docs);
       Files.writeString(docs.resolve("benchmarks.md"), md.toString(), StandardCharsets.UTF_8);
@@ -256,12 +257,17 @@ final class Report {
   }
 
   Ratio ratio(String mA, String a, String mB, String b, String metric) {
-    Results.Stats sa = results.stats(mA, a, metric);
-    Results.Stats sb = results.stats(mB, b, metric);
+    return ratio(mA, a, mB, b, metric, metric);
+  }
+
+  /** Like {@link #ratio(String, String, String, String, String)}, of two different metrics. */
+  Ratio ratio(String mA, String a, String mB, String b, String metricA, String metricB) {
+    Results.Stats sa = results.stats(mA, a, metricA);
+    Results.Stats sb = results.stats(mB, b, metricB);
     double min = Double.NaN;
     double max = Double.NaN;
     for (int run = 1; run <= Math.max(sa.n(), sb.n()); run++) {
-      double r = results.value(mA, a, metric, run) / results.value(mB, b, metric, run);
+      double r = results.value(mA, a, metricA, run) / results.value(mB, b, metricB, run);
       if (!Double.isNaN(r)) {
         min = Double.isNaN(min) ? r : Math.min(min, r);
         max = Double.isNaN(max) ? r : Math.max(max, r);
@@ -421,7 +427,7 @@ final class Report {
     }
   }
 
-  private String cell(String measurement, String caseName, String metric, String format) {
+  String cell(String measurement, String caseName, String metric, String format) {
     Results.Stats s = results.stats(measurement, caseName, metric);
     if (s.n() == 0) {
       return results.failures(measurement).stream().anyMatch(f -> f.startsWith(caseName))
@@ -676,6 +682,11 @@ final class Report {
         .append(" package on the stack.\n\n");
     for (String c : cases) {
       md.append("### ").append(c).append("\n\n");
+      List<Results.Row> waits = profileRows(c, "wait_site");
+      if (!waits.isEmpty() || !profileRows(c, "wait_ms").isEmpty()) {
+        waitsTable(c, waits);
+        continue;
+      }
       List<Results.Row> phases = profileRows(c, "phase");
       if (!phases.isEmpty()) {
         md.append("| phase (samples with it on the stack; phases nest) | share |\n|---|---|\n");
@@ -704,6 +715,31 @@ final class Report {
       }
       md.append('\n');
     }
+  }
+
+  /** Monitor and park waits of a profiled run, longest first. */
+  private void waitsTable(String caseName, List<Results.Row> sites) {
+    double total = profileRows(caseName, "wait_ms").stream().mapToDouble(Results.Row::value).sum();
+    double events =
+        profileRows(caseName, "wait_events").stream().mapToDouble(Results.Row::value).sum();
+    md.append(
+            String.format(
+                Locale.ROOT,
+                "Waits of at least %d ms (JFR `jdk.JavaMonitorEnter`, `jdk.ThreadPark`): %.0f"
+                    + " events, %,.0f ms in all (several threads wait at once, so this can exceed"
+                    + " the run's wall time).\n\n",
+                JfrProfile.WAIT_THRESHOLD_MS,
+                events,
+                total))
+        .append("| waited on, in (first frame outside the JDK) | ms |\n|---|---|\n");
+    for (Results.Row site : sites) {
+      md.append("| `")
+          .append(escape(site.note()))
+          .append("` | ")
+          .append(String.format(Locale.ROOT, "%,.0f", site.value()))
+          .append(" |\n");
+    }
+    md.append('\n');
   }
 
   private List<Results.Row> profileRows(String caseName, String metric) {

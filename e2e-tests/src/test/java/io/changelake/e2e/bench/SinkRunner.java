@@ -26,7 +26,8 @@ final class SinkRunner implements AutoCloseable {
       double seconds,
       double processCpuSeconds,
       double taskCpuSeconds,
-      double steadyEventsPerSecond) {
+      double steadyEventsPerSecond,
+      ConsumptionSampler.Reading reading) {
     double eventsPerSecond() {
       return events / seconds;
     }
@@ -37,6 +38,15 @@ final class SinkRunner implements AutoCloseable {
 
     double taskCpuMicrosPerEvent() {
       return taskCpuSeconds * 1e6 / events;
+    }
+
+    /**
+     * Events per second from submitting the connector until its tasks had read every event,
+     * whatever the commit interval: with a long interval the wait for the last commit would
+     * otherwise dominate short runs.
+     */
+    double readEventsPerSecond() {
+      return events / reading.secondsToReadAll();
     }
   }
 
@@ -57,12 +67,17 @@ final class SinkRunner implements AutoCloseable {
       String name, Map<String, String> config, Collection<String> topics, Runnable beforeRemove) {
     Map<TopicPartition, Long> end = endOffsets(topics);
     long events = end.values().stream().mapToLong(Long::longValue).sum();
-    Duration timeout = Duration.ofSeconds(Math.max(180, events / 1000));
+    // generous: on a shared machine a run can go 5-10x slower than on a quiet one, and a timed-out
+    // run is lost for every ratio it is part of
+    Duration timeout = Duration.ofSeconds(Math.max(600, events / 250));
     String threadPrefix = "task-thread-" + name + "-";
     System.gc();
     Map<Long, Long> threadBaseline = CpuClock.threadCpuBaseline();
     long cpu0 = CpuClock.processCpuNanos();
     long t0 = System.nanoTime();
+    ConsumptionSampler sampler =
+        new ConsumptionSampler(
+            name, Integer.parseInt(config.getOrDefault("tasks.max", "1")), events, t0);
     platform.cluster().configureConnector(name, config);
     long taskCpu = 0;
     long lastStatusCheck = t0;
@@ -111,9 +126,12 @@ final class SinkRunner implements AutoCloseable {
           lastCommitNanos > firstCommitNanos
               ? (lastCommitted - firstCommitted) / ((lastCommitNanos - firstCommitNanos) / 1e9)
               : Double.NaN;
+      sampler.close();
       beforeRemove.run();
-      return new Measurement(events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9, steady);
+      return new Measurement(
+          events, (t1 - t0) / 1e9, (cpu1 - cpu0) / 1e9, taskCpu / 1e9, steady, sampler.reading());
     } finally {
+      sampler.close();
       remove(name, threadPrefix);
     }
   }

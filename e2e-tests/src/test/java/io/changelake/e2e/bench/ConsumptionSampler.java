@@ -1,0 +1,151 @@
+package io.changelake.e2e.bench;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+/**
+ * Samples, every 100 ms while a sink runs, how many records each task's consumer has handed to the
+ * task (Kafka's {@code records-consumed-total}) and how long the task has spent in commit rounds
+ * (the Changelake sink's {@code commit-time-ms-total}, which counts the round in progress). From
+ * these: when the last record was read, and the read rate during commit rounds next to the rate
+ * between them. The worker runs in this JVM, so both are in the platform MBean server.
+ */
+final class ConsumptionSampler implements AutoCloseable {
+
+  /** What a run's samples say; rates are per task, NaN when a kind of interval never occurred. */
+  record Reading(
+      double secondsToReadAll,
+      double eventsPerSecondDuringCommits,
+      double eventsPerSecondBetweenCommits,
+      double secondsInCommits,
+      double secondsBetweenCommits) {
+    double duringOverBetween() {
+      return eventsPerSecondDuringCommits / eventsPerSecondBetweenCommits;
+    }
+  }
+
+  private record Sample(long nanos, long[] consumed, long[] commitMillis) {}
+
+  private static final long PERIOD_MS = 100;
+
+  private final MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+  private final String connector;
+  private final int tasks;
+  private final long events;
+  private final long startNanos;
+  private final List<Sample> samples = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  /** Starts sampling; {@code startNanos} is when the connector was submitted. */
+  ConsumptionSampler(String connector, int tasks, long events, long startNanos) {
+    this.connector = connector;
+    this.tasks = tasks;
+    this.events = events;
+    this.startNanos = startNanos;
+    thread = new Thread(this::sampleLoop, "bench-consumption-sampler");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void sampleLoop() {
+    while (running) {
+      long[] consumed = new long[tasks];
+      long[] commit = new long[tasks];
+      for (int t = 0; t < tasks; t++) {
+        consumed[t] =
+            longAttribute(
+                "kafka.consumer:type=consumer-fetch-manager-metrics,client-id=connector-consumer-"
+                    + connector
+                    + "-"
+                    + t,
+                "records-consumed-total");
+        commit[t] =
+            longAttribute(
+                "kafka.connect:type=plugins,connector=" + connector + ",task=" + t,
+                "commit-time-ms-total");
+      }
+      synchronized (samples) {
+        samples.add(new Sample(System.nanoTime(), consumed, commit));
+      }
+      SinkRunner.sleep(PERIOD_MS);
+    }
+  }
+
+  private long longAttribute(String objectName, String attribute) {
+    try {
+      Object value = server.getAttribute(new ObjectName(objectName), attribute);
+      return value instanceof Number n ? n.longValue() : 0;
+    } catch (Exception e) {
+      return 0; // not registered yet, or a sink without the metric
+    }
+  }
+
+  /**
+   * The figures of the samples so far. An interval of a task counts as "during a commit round" when
+   * the task spent at least half of it committing, as "between rounds" when it spent none of it;
+   * only intervals after the task's first record and before every record was read count.
+   */
+  Reading reading() {
+    List<Sample> copy;
+    synchronized (samples) {
+      copy = List.copyOf(samples);
+    }
+    long readAllNanos = -1;
+    for (Sample s : copy) {
+      long total = 0;
+      for (long c : s.consumed()) {
+        total += c;
+      }
+      if (total >= events) {
+        readAllNanos = s.nanos();
+        break;
+      }
+    }
+    double duringRecords = 0;
+    double duringSeconds = 0;
+    double betweenRecords = 0;
+    double betweenSeconds = 0;
+    for (int t = 0; t < tasks; t++) {
+      for (int i = 1; i < copy.size(); i++) {
+        Sample a = copy.get(i - 1);
+        Sample b = copy.get(i);
+        if (readAllNanos >= 0 && b.nanos() > readAllNanos) {
+          break;
+        }
+        if (a.consumed()[t] == 0) {
+          continue; // the task has not started reading
+        }
+        double seconds = (b.nanos() - a.nanos()) / 1e9;
+        long records = b.consumed()[t] - a.consumed()[t];
+        long committing = b.commitMillis()[t] - a.commitMillis()[t];
+        if (committing >= seconds * 1000 / 2) {
+          duringRecords += records;
+          duringSeconds += seconds;
+        } else if (committing == 0) {
+          betweenRecords += records;
+          betweenSeconds += seconds;
+        }
+      }
+    }
+    return new Reading(
+        readAllNanos < 0 ? Double.NaN : (readAllNanos - startNanos) / 1e9,
+        duringSeconds == 0 ? Double.NaN : duringRecords / duringSeconds,
+        betweenSeconds == 0 ? Double.NaN : betweenRecords / betweenSeconds,
+        duringSeconds,
+        betweenSeconds);
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

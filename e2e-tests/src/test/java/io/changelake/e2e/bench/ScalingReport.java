@@ -1,0 +1,249 @@
+package io.changelake.e2e.bench;
+
+import io.changelake.e2e.bench.Sinks.Kind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The scaling section of docs/benchmarks.md (issue 14's targets): rate against tasks and tables
+ * next to the do-nothing sink, reads during commit rounds against reads between them, the heap
+ * high-water mark with many tables, and charts of rate against tasks and against tables.
+ */
+final class ScalingReport {
+  private static final String M = ScalingRuns.MEASUREMENT;
+  private static final String DO_NOTHING = Kind.DO_NOTHING.label;
+  private static final String CHANGELAKE = Kind.CHANGELAKE.label;
+
+  private final BenchSettings settings;
+  private final Results results;
+  private final Report report;
+
+  ScalingReport(BenchSettings settings, Results results, Report report) {
+    this.settings = settings;
+    this.results = results;
+    this.report = report;
+  }
+
+  void write(StringBuilder md, Path docs) {
+    if (results.rows().stream().noneMatch(r -> r.measurement().equals(M))
+        && results.failures(M).isEmpty()) {
+      return;
+    }
+    List<Integer> tables = new ArrayList<>();
+    for (int t : settings.scaleTableCounts()) {
+      tables.add(t);
+    }
+    md.append("## 6. Scaling with tasks and tables (issue 14)\n\n");
+    md.append(
+            String.format(
+                Locale.ROOT,
+                "%,d events per topic set, commit interval %.0f s, JsonConverter. One table: one"
+                    + " topic with 2 partitions; N tables: one topic each. The rate here is the"
+                    + " **read rate**: events divided by the time from submitting the connector"
+                    + " until its tasks' consumers had handed every event to the task (sampled"
+                    + " every 100 ms from the consumers' `records-consumed-total`), so a long"
+                    + " commit interval does not count against short runs. *During commit"
+                    + " rounds*: 100 ms intervals in which a task spent at least half the time in"
+                    + " a commit round (the sink's `commit-time-ms-total`); *between*: intervals"
+                    + " without any. %s (the largest table count once).\n\n",
+                settings.scaleEvents(),
+                settings.scaleCommitIntervalMs() / 1000.0,
+                settings.scaleRepetitions() == 1
+                    ? "One repetition per case"
+                    : "Median of " + settings.scaleRepetitions() + " repetitions"))
+        .append("| target | measured | required | met |\n|---|---|---|---|\n");
+    String cl1 = ScalingRuns.caseName(Kind.CHANGELAKE, 1, 1);
+    String cl2 = ScalingRuns.caseName(Kind.CHANGELAKE, 2, 1);
+    String dn1 = ScalingRuns.caseName(Kind.DO_NOTHING, 1, 1);
+    String dn2 = ScalingRuns.caseName(Kind.DO_NOTHING, 2, 1);
+    target(md, "2 tasks vs 1 task, Changelake, 1 table (read events/s)", cl2, cl1, 1.8);
+    // the ceiling's own ratio: on two cores it cannot exceed about 2, so a figure far from what the
+    // cores allow says the machine's load drifted between the runs
+    target(
+        md,
+        "(reference) 2 tasks vs 1 task, do-nothing sink, 1 table (read events/s)",
+        dn2,
+        dn1,
+        Double.NaN);
+    target(md, "Changelake vs do-nothing, 2 tasks, 1 table (read events/s)", cl2, dn2, 0.85);
+    target(md, "Changelake vs do-nothing, 1 task, 1 table (read events/s)", cl1, dn1, 0.9);
+    ceiling(md, "Changelake CPU per event vs do-nothing, 1 task, 1 table", cl1, dn1, 1.2);
+    for (int t : tables) {
+      if (t == 1) {
+        continue;
+      }
+      target(
+          md,
+          "Changelake vs do-nothing, 1 task, " + t + " tables (read events/s)",
+          ScalingRuns.caseName(Kind.CHANGELAKE, 1, t),
+          ScalingRuns.caseName(Kind.DO_NOTHING, 1, t),
+          t >= 1000 ? Double.NaN : 0.7);
+    }
+    for (int t : tables) {
+      if (t >= 1000) {
+        continue;
+      }
+      stallRow(md, ScalingRuns.caseName(Kind.CHANGELAKE, 1, t));
+    }
+    stallRow(md, cl2);
+    for (int t : tables) {
+      if (t >= 1000) {
+        heapRow(md, ScalingRuns.caseName(Kind.CHANGELAKE, 1, t), t);
+      }
+    }
+    md.append('\n');
+    md.append(
+        "| case | read events/s | events/s to the last commit | CPU µs/event (JVM) | task-thread"
+            + " CPU µs/event | read/s during commit rounds | read/s between rounds | s in commit"
+            + " rounds | live heap high-water MiB |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int t : tables) {
+      int[] taskCounts = t == 1 ? new int[] {1, 2} : new int[] {1};
+      for (int tasks : taskCounts) {
+        for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+          String c = ScalingRuns.caseName(kind, tasks, t);
+          md.append("| ")
+              .append(c)
+              .append(" | ")
+              .append(report.cell(M, c, "read_events_per_s", "%,.0f"))
+              .append(" | ")
+              .append(report.cell(M, c, "events_per_s", "%,.0f"))
+              .append(" | ")
+              .append(report.cell(M, c, "cpu_us_per_event", "%.1f"))
+              .append(" | ")
+              .append(report.cell(M, c, "task_cpu_us_per_event", "%.1f"))
+              .append(" | ")
+              .append(
+                  kind == Kind.CHANGELAKE
+                      ? report.cell(M, c, "read_during_commits_per_s", "%,.0f")
+                      : "–")
+              .append(" | ")
+              .append(
+                  kind == Kind.CHANGELAKE
+                      ? report.cell(M, c, "read_between_commits_per_s", "%,.0f")
+                      : "–")
+              .append(" | ")
+              .append(
+                  kind == Kind.CHANGELAKE ? report.cell(M, c, "seconds_in_commits", "%.1f") : "–")
+              .append(" | ")
+              .append(report.cell(M, c, "peak_live_heap_mb", "%.0f"))
+              .append(" |\n");
+        }
+      }
+    }
+    md.append("\n![rate against tasks](charts/scaling-tasks.png)\n");
+    md.append("![rate against tables](charts/scaling-tables.png)\n\n");
+    List<String> failures = results.failures(M);
+    if (!failures.isEmpty()) {
+      md.append("Failed in this run:\n\n");
+      failures.forEach(f -> md.append("- ").append(f.replace("\n", " ")).append('\n'));
+      md.append('\n');
+    }
+    BarChart byTasks =
+        new BarChart(
+            "Read rate against tasks, 1 table",
+            "events/s",
+            List.of("1 task", "2 tasks"),
+            List.of(DO_NOTHING, CHANGELAKE));
+    for (int tasks : new int[] {1, 2}) {
+      for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+        byTasks.set(
+            tasks == 1 ? "1 task" : "2 tasks",
+            kind.label,
+            results.stats(M, ScalingRuns.caseName(kind, tasks, 1), "read_events_per_s"));
+      }
+    }
+    byTasks.write(docs.resolve("charts").resolve("scaling-tasks.png"));
+    List<String> groups = tables.stream().map(t -> t + (t == 1 ? " table" : " tables")).toList();
+    BarChart byTables =
+        new BarChart(
+            "Read rate against tables, 1 task",
+            "events/s",
+            groups,
+            List.of(DO_NOTHING, CHANGELAKE));
+    for (int i = 0; i < tables.size(); i++) {
+      for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+        byTables.set(
+            groups.get(i),
+            kind.label,
+            results.stats(M, ScalingRuns.caseName(kind, 1, tables.get(i)), "read_events_per_s"));
+      }
+    }
+    byTables.write(docs.resolve("charts").resolve("scaling-tables.png"));
+  }
+
+  private void target(StringBuilder md, String label, String a, String b, double required) {
+    Report.Ratio r = report.ratio(M, a, M, b, "read_events_per_s");
+    md.append("| ")
+        .append(label)
+        .append(" | ")
+        .append(r.text())
+        .append(" | ")
+        .append(Double.isNaN(required) ? "reported" : "≥ " + required)
+        .append(" | ")
+        .append(met(r, required, true))
+        .append(" |\n");
+  }
+
+  private void ceiling(StringBuilder md, String label, String a, String b, double required) {
+    Report.Ratio r = report.ratio(M, a, M, b, "cpu_us_per_event");
+    md.append("| ")
+        .append(label)
+        .append(" | ")
+        .append(r.text())
+        .append(" | ≤ ")
+        .append(required)
+        .append(" | ")
+        .append(met(r, required, false))
+        .append(" |\n");
+  }
+
+  private static String met(Report.Ratio r, double required, boolean atLeast) {
+    if (!r.known()) {
+      return "not measured";
+    }
+    if (Double.isNaN(required)) {
+      return "–";
+    }
+    return (atLeast ? r.ofMedians() >= required : r.ofMedians() <= required) ? "yes" : "**no**";
+  }
+
+  /** Read rate during commit rounds over the rate between them, within one case. */
+  private void stallRow(StringBuilder md, String c) {
+    Report.Ratio r =
+        report.ratio(M, c, M, c, "read_during_commits_per_s", "read_between_commits_per_s");
+    md.append("| Reads during commit rounds vs between, ")
+        .append(c)
+        .append(" | ")
+        .append(r.text())
+        .append(" | ≥ 0.8 | ")
+        .append(met(r, 0.8, true))
+        .append(" |\n");
+  }
+
+  private void heapRow(StringBuilder md, String c, int tables) {
+    Results.Stats live = results.stats(M, c, "peak_live_heap_mb");
+    Results.Stats read = results.stats(M, c, "read_events_per_s");
+    String measured =
+        live.n() == 0 || read.n() == 0
+            ? "not measured"
+                + (results.failures(M).stream().anyMatch(f -> f.startsWith(c)) ? " (failed)" : "")
+            : String.format(
+                Locale.ROOT,
+                "completed; live heap high-water mark **%.0f MiB** (used incl. garbage %.0f MiB) of"
+                    + " %.0f MiB max",
+                live.median(),
+                results.stats(M, c, "peak_heap_mb").median(),
+                results.stats(M, c, "max_heap_mb").median());
+    String met =
+        live.n() == 0 || read.n() == 0 ? "**no**" : live.median() < 1024 ? "yes" : "**no**";
+    md.append("| ")
+        .append(tables)
+        .append(" tables in one task, whole JVM under -Xmx1g | ")
+        .append(measured)
+        .append(" | completes within 1 GiB | ")
+        .append(met)
+        .append(" |\n");
+  }
+}

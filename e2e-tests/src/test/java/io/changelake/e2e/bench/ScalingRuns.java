@@ -1,0 +1,157 @@
+package io.changelake.e2e.bench;
+
+import io.changelake.e2e.bench.ChangelakeBenchmark.Workload;
+import io.changelake.e2e.bench.Sinks.Converter;
+import io.changelake.e2e.bench.Sinks.Kind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the sink scales (issue 14): read rate against tasks (1, 2 on one table) and against tables
+ * (one topic each) at the long commit interval users run with, next to the do-nothing sink in the
+ * same run; the read rate during commit rounds next to the rate between them; the heap high-water
+ * mark of each run. The 2-task Changelake run of the last repetition is profiled, monitor and park
+ * waits included: that is where a lock the tasks share would show.
+ */
+final class ScalingRuns {
+  static final String MEASUREMENT = "scaling";
+
+  private final BenchSettings settings;
+  private final Results results;
+  private final TopicLoader loader;
+  private final SinkRunner runner;
+
+  ScalingRuns(BenchSettings settings, Results results, TopicLoader loader, SinkRunner runner) {
+    this.settings = settings;
+    this.results = results;
+    this.loader = loader;
+    this.runner = runner;
+  }
+
+  /** Runs every case {@code repetitions} times, interleaved; returns the failed cases. */
+  List<String> run() {
+    List<String> failures = new ArrayList<>();
+    List<Workload> workloads = new ArrayList<>();
+    for (int tables : settings.scaleTableCounts()) {
+      workloads.add(
+          Workload.load(
+              loader,
+              "scale" + tables,
+              tables,
+              tables == 1 ? 2 : 1,
+              settings.scaleEvents(),
+              Math.max(50, settings.keySpace() / tables)));
+    }
+    for (int run = 1; run <= settings.scaleRepetitions(); run++) {
+      boolean last = run == settings.scaleRepetitions();
+      for (Workload workload : workloads) {
+        // rate against tasks on one table; against tables on one task
+        int[] taskCounts = workload.tables() == 1 ? new int[] {1, 2} : new int[] {1};
+        // the largest table count costs minutes per run: once is enough for its heap figure
+        if (isLargest(workload) && run > 1) {
+          continue;
+        }
+        for (int tasks : taskCounts) {
+          for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+            boolean profile = last && kind == Kind.CHANGELAKE && workload.tables() == 1;
+            measure(kind, tasks, workload, run, profile, failures);
+          }
+        }
+      }
+    }
+    return failures;
+  }
+
+  private boolean isLargest(Workload workload) {
+    int max = 0;
+    for (int t : settings.scaleTableCounts()) {
+      max = Math.max(max, t);
+    }
+    return workload.tables() == max && max >= 1000;
+  }
+
+  static String caseName(Kind kind, int tasks, int tables) {
+    return kind.label
+        + " / "
+        + tasks
+        + " task"
+        + (tasks == 1 ? "" : "s")
+        + " / "
+        + tables
+        + " table"
+        + (tables == 1 ? "" : "s");
+  }
+
+  private void measure(
+      Kind kind, int tasks, Workload workload, int run, boolean profile, List<String> failures) {
+    String caseName = caseName(kind, tasks, workload.tables());
+    String name = "r" + run + "-" + workload.name() + "-" + tasks + "t-" + kind.label;
+    Path warehouse = settings.workDir().resolve("warehouse").resolve(name);
+    Map<String, String> config =
+        kind == Kind.DO_NOTHING
+            ? Sinks.doNothing(workload.regex(), tasks, Converter.JSON)
+            : Sinks.changelake(
+                workload.regex(),
+                tasks,
+                Converter.JSON,
+                warehouse,
+                settings.scaleCommitIntervalMs(),
+                "deduplicate");
+    JfrProfile jfr = profile ? new JfrProfile(settings.workDir().resolve(name + ".jfr")) : null;
+    try (HeapWatcher heap = new HeapWatcher()) {
+      SinkRunner.Measurement m = runner.run(name, config, workload.topics());
+      ConsumptionSampler.Reading r = m.reading();
+      add(caseName, run, "read_events_per_s", m.readEventsPerSecond(), "1/s");
+      add(caseName, run, "events_per_s", m.eventsPerSecond(), "1/s");
+      add(caseName, run, "cpu_us_per_event", m.processCpuMicrosPerEvent(), "us");
+      add(caseName, run, "task_cpu_us_per_event", m.taskCpuMicrosPerEvent(), "us");
+      add(caseName, run, "read_during_commits_per_s", r.eventsPerSecondDuringCommits(), "1/s");
+      add(caseName, run, "read_between_commits_per_s", r.eventsPerSecondBetweenCommits(), "1/s");
+      add(caseName, run, "seconds_in_commits", r.secondsInCommits(), "s");
+      add(caseName, run, "peak_live_heap_mb", heap.peakLiveBytes() / MIB, "MiB");
+      add(caseName, run, "peak_heap_mb", heap.peakUsedBytes() / MIB, "MiB");
+      add(caseName, run, "max_heap_mb", HeapWatcher.maxHeapBytes() / MIB, "MiB");
+      if (jfr != null) {
+        jfr.stop();
+        ChangelakeBenchmark.recordProfile(
+            caseName,
+            jfr.summary("org.apache.kafka.connect.runtime.WorkerSinkTask", 12),
+            "task thread");
+        recordWaits(
+            caseName,
+            jfr.waits("org.apache.kafka.connect.runtime.WorkerSinkTask", 10),
+            "task thread");
+        recordWaits(caseName, jfr.waits("", 10), "whole JVM");
+      }
+    } catch (RuntimeException | AssertionError | OutOfMemoryError e) {
+      results.failed(MEASUREMENT, caseName, e);
+      failures.add(caseName + ": " + e.getMessage());
+    } finally {
+      if (jfr != null) {
+        jfr.close();
+      }
+      ChangelakeBenchmark.deleteRecursively(warehouse);
+    }
+  }
+
+  private void recordWaits(String caseName, JfrProfile.Waits waits, String scope) {
+    String profileCase = caseName + " / waits / " + scope;
+    results.add(ChangelakeBenchmark.PROFILE, profileCase, 0, "wait_events", waits.events(), "");
+    results.add(ChangelakeBenchmark.PROFILE, profileCase, 0, "wait_ms", waits.totalMillis(), "ms");
+    waits
+        .millisBySite()
+        .forEach(
+            (site, ms) ->
+                results.add(
+                    new Results.Row(
+                        ChangelakeBenchmark.PROFILE, profileCase, 0, "wait_site", ms, "ms", site)));
+  }
+
+  private void add(String caseName, int run, String metric, double value, String unit) {
+    results.add(MEASUREMENT, caseName, run, metric, value, unit);
+  }
+
+  private static final double MIB = 1024.0 * 1024.0;
+}
