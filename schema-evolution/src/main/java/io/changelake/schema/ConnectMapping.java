@@ -168,7 +168,7 @@ public final class ConnectMapping {
         }
         yield struct;
       }
-      case VARIANT ->
+      case VARIANT, BLOB, VECTOR ->
           throw new DataException(
               "Paimon type " + type + " has no Kafka Connect counterpart; leave the column out");
     };
@@ -242,7 +242,8 @@ public final class ConnectMapping {
         }
         yield struct;
       }
-      case VARIANT -> throw new DataException("Paimon type " + type + " is not supported");
+      case VARIANT, BLOB, VECTOR ->
+          throw new DataException("Paimon type " + type + " is not supported");
     };
   }
 

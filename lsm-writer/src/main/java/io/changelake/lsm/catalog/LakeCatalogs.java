@@ -9,6 +9,8 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.rest.exceptions.ForbiddenException;
+import org.apache.paimon.rest.exceptions.NotAuthorizedException;
 
 /**
  * Opens Paimon catalogs from connector properties. Every key under {@link #PREFIX} is passed to
@@ -19,7 +21,9 @@ import org.apache.paimon.options.Options;
  *
  * <p>A local warehouse is a path or {@code file:} URI; an S3 warehouse an {@code s3://} URI, served
  * by {@code paimon-s3} with {@code paimon.s3.endpoint}, {@code paimon.s3.access-key}, {@code
- * paimon.s3.secret-key} and {@code paimon.s3.path.style.access}.
+ * paimon.s3.secret-key} and {@code paimon.s3.path.style.access}. A REST catalog ({@code
+ * paimon.metastore=rest}) is a server at {@code paimon.uri} serving the warehouse named {@code
+ * paimon.warehouse}, with {@code paimon.token.provider=bear} and {@code paimon.token}.
  */
 public final class LakeCatalogs {
   /** Prefix of the catalog options inside connector configs. */
@@ -42,13 +46,14 @@ public final class LakeCatalogs {
           "No Paimon warehouse configured: set '"
               + PREFIX
               + WAREHOUSE
-              + "' to a local path (e.g. /data/lake) or an S3 URI (e.g. s3://bucket/lake)");
+              + "' to a local path (e.g. /data/lake) or an S3 URI (e.g. s3://bucket/lake), or with"
+              + " paimon.metastore=rest to the name of a warehouse the REST catalog serves");
     }
     Options catalogOptions = Options.fromMap(options);
     // paimon-s3 and the Hadoop file systems are found through this module's class loader, which
     // under Connect's plugin isolation is the plugin's loader, not the worker's context loader
     return open(
-        warehouse,
+        options,
         () ->
             CatalogFactory.createCatalog(
                 CatalogContext.create(catalogOptions), LakeCatalogs.class.getClassLoader()));
@@ -62,6 +67,11 @@ public final class LakeCatalogs {
    * succeeds.
    */
   static Catalog open(String warehouse, Supplier<Catalog> factory) {
+    return open(Map.of(WAREHOUSE, warehouse), factory);
+  }
+
+  /** As {@link #open(String, Supplier)}, for the catalog {@code options} describe. */
+  static Catalog open(Map<String, String> options, Supplier<Catalog> factory) {
     for (int attempt = 1; ; attempt++) {
       try {
         return factory.get();
@@ -70,18 +80,74 @@ public final class LakeCatalogs {
           pause(attempt);
           continue;
         }
-        throw new IllegalArgumentException(
-            "Cannot open the Paimon catalog at warehouse '"
-                + warehouse
-                + "': "
-                + withRootCause(e)
-                + ". Check the '"
-                + PREFIX
-                + "*' options (for S3: s3.endpoint, s3.access-key, s3.secret-key,"
-                + " s3.path.style.access; for a JDBC catalog: uri, jdbc.user, jdbc.password)",
-            e);
+        throw openFailure(options, e);
       }
     }
+  }
+
+  private static IllegalArgumentException openFailure(
+      Map<String, String> options, RuntimeException e) {
+    String warehouse = options.get(WAREHOUSE);
+    if (!"rest".equalsIgnoreCase(options.getOrDefault("metastore", "").trim())) {
+      return new IllegalArgumentException(
+          "Cannot open the Paimon catalog at warehouse '"
+              + warehouse
+              + "': "
+              + withRootCause(e)
+              + ". Check the '"
+              + PREFIX
+              + "*' options (for S3: s3.endpoint, s3.access-key, s3.secret-key,"
+              + " s3.path.style.access; for a JDBC catalog: uri, jdbc.user, jdbc.password)",
+          e);
+    }
+    String what =
+        "Cannot open the Paimon REST catalog "
+            + options.get("uri")
+            + " (warehouse '"
+            + warehouse
+            + "'): "
+            + withRootCause(e)
+            + ". ";
+    if (refusedCredentials(e)) {
+      return new IllegalArgumentException(
+          what
+              + "The server refused the credentials: set "
+              + PREFIX
+              + "token to a token it accepts, with "
+              + PREFIX
+              + "token.provider=bear (or, for Alibaba Cloud DLF, "
+              + PREFIX
+              + "token.provider=dlf and the "
+              + PREFIX
+              + "dlf.* keys), given through a config provider (${file:...}) rather than"
+              + " written into the connector config",
+          e);
+    }
+    return new IllegalArgumentException(
+        what
+            + "Check "
+            + PREFIX
+            + "uri (the server's base URL), "
+            + PREFIX
+            + "warehouse (a warehouse the server serves), "
+            + PREFIX
+            + "token.provider and "
+            + PREFIX
+            + "token",
+        e);
+  }
+
+  // a REST catalog answers 401 (a missing, wrong or expired token) or 403 (a token without access)
+  private static boolean refusedCredentials(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof NotAuthorizedException || t instanceof ForbiddenException) {
+        return true;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return false;
   }
 
   /**

@@ -20,7 +20,6 @@ import org.apache.paimon.consumer.Consumer;
 import org.apache.paimon.consumer.ConsumerManager;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.OutOfRangeException;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -745,13 +744,12 @@ public final class ChangelogReader implements AutoCloseable {
     List<Split> ordered = new ArrayList<>(splits);
     ordered.sort(
         (a, b) -> {
-          if (a instanceof DataSplit x && b instanceof DataSplit y) {
-            int byBucket = Integer.compare(x.bucket(), y.bucket());
-            return byBucket != 0
-                ? byBucket
-                : Arrays.compare(x.partition().toBytes(), y.partition().toBytes());
-          }
-          return 0;
+          SplitPlace x = SplitPlace.of(a);
+          SplitPlace y = SplitPlace.of(b);
+          int byBucket = Integer.compare(x.bucket(), y.bucket());
+          return byBucket != 0
+              ? byBucket
+              : Arrays.compare(x.partition().toBytes(), y.partition().toBytes());
         });
     return ordered;
   }
@@ -906,7 +904,7 @@ public final class ChangelogReader implements AutoCloseable {
             return;
           }
           split = splits.get(splitIndex++);
-          int key = perBucket && split instanceof DataSplit data ? data.bucket() : ALL_BUCKETS;
+          int key = perBucket ? SplitPlace.of(split).bucket() : ALL_BUCKETS;
           if (key != rowsKey) {
             // splits are sorted by bucket: a bucket's splits follow each other
             rowsKey = key;

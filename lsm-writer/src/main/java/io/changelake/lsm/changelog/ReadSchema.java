@@ -11,7 +11,6 @@ import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
 import org.apache.paimon.table.source.TableRead;
 import org.apache.paimon.types.DataField;
@@ -193,14 +192,6 @@ final class ReadSchema {
   }
 
   private static List<DataFileMeta> files(Split split) {
-    if (split instanceof DataSplit data) {
-      if (data.beforeFiles().isEmpty()) {
-        return data.dataFiles();
-      }
-      List<DataFileMeta> all = new java.util.ArrayList<>(data.beforeFiles());
-      all.addAll(data.dataFiles());
-      return all;
-    }
-    return List.of();
+    return SplitPlace.of(split).files();
   }
 }

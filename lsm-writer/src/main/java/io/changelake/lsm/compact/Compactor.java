@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -110,10 +112,20 @@ public final class Compactor {
                     CoreOptions.CHANGELOG_PRODUCER.key(), ChangelogProducer.NONE.paimonName()));
   }
 
-  /** Expires old snapshots and cleans orphan files per the settings. */
+  /**
+   * Removes the consumers of changelog readers that are gone (past the table's {@code
+   * consumer.expiration-time}), expires old snapshots and cleans orphan files per the settings.
+   */
   public MaintenanceResult maintain(FileStoreTable table) {
     FileStoreTable maintained = LakeTables.onLatestSchema(table);
     Long before = maintained.snapshotManager().earliestSnapshotId();
+    // consumers of readers that are gone (not refreshed within consumer.expiration-time) go first,
+    // so they stop pinning snapshots. Paimon 1.3 did this on every commit; 1.4 skips it on commits
+    // of write-only writers, and every ingest writer is write-only
+    Duration consumerExpiry = CoreOptions.fromMap(maintained.options()).consumerExpireTime();
+    if (consumerExpiry != null) {
+      maintained.consumerManager().expire(LocalDateTime.now().minus(consumerExpiry));
+    }
     // consumers registered by changelog readers hold back expiry of snapshots they still need
     maintained
         .newExpireSnapshots()

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.rest.exceptions.NotAuthorizedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,6 +101,41 @@ class LakeCatalogsTest {
         .hasMessageContaining("password authentication failed")
         .hasMessageContaining("jdbc.user");
     assertThat(attempts).hasValue(1);
+  }
+
+  @Test
+  void aRestCatalogRefusingTheTokenNamesTheServerAndTheTokenOptions() {
+    Map<String, String> rest =
+        Map.of("metastore", "rest", "uri", "http://catalog:8181", "warehouse", "lake");
+    assertThatThrownBy(
+            () ->
+                LakeCatalogs.open(
+                    rest,
+                    () -> {
+                      // what Paimon's REST client throws on the server's 401
+                      throw new NotAuthorizedException("Not authorized: %s", "bad token");
+                    }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("REST catalog http://catalog:8181 (warehouse 'lake')")
+        .hasMessageContaining("Not authorized: bad token")
+        .hasMessageContaining("refused the credentials")
+        .hasMessageContaining("paimon.token to a token it accepts");
+  }
+
+  @Test
+  void anUnreachableRestCatalogNamesTheServerAndTheOptionsToCheck() {
+    Map<String, String> rest =
+        Map.of("metastore", "rest", "uri", "http://catalog:8181", "warehouse", "lake");
+    assertThatThrownBy(
+            () ->
+                LakeCatalogs.open(
+                    rest,
+                    () -> {
+                      throw new RuntimeException("Connection refused");
+                    }))
+        .hasMessageContaining("REST catalog http://catalog:8181")
+        .hasMessageContaining("paimon.uri (the server's base URL)")
+        .hasMessageNotContaining("refused the credentials");
   }
 
   @Test

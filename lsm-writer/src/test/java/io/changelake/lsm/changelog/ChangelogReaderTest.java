@@ -325,6 +325,44 @@ class ChangelogReaderTest {
   }
 
   @Test
+  void changesOfALaterSnapshotKeepTheirBucketSoAReaderResumesInsideThatSnapshot() {
+    // positions are counted per bucket also inside a snapshot of changes (here delta files, no
+    // changelog producer): a change counted under another bucket key would be repeated or lost
+    FileStoreTable table = create("inside", 4, ChangelogProducer.NONE);
+    List<GenericRow> rows = new ArrayList<>();
+    for (int id = 0; id < 24; id++) {
+      rows.add(insert(id, "r" + id, (long) id));
+    }
+    commit("inside", rows.toArray(GenericRow[]::new));
+    Set<Integer> all = Set.of(0, 1, 2, 3);
+    Map<Integer, ReaderPosition> positions = new HashMap<>();
+    List<String> expected = new ArrayList<>();
+    List<String> published = new ArrayList<>();
+    try (ChangelogReader first =
+        new ChangelogReader(table, "inside", all, new StartPosition.Latest(), Map.of(), 4)) {
+      assertThat(first.poll()).isEmpty();
+      ReaderPosition start = first.position();
+      all.forEach(bucket -> positions.put(bucket, start));
+      List<GenericRow> updates = new ArrayList<>();
+      for (int id = 0; id < 24; id++) {
+        updates.add(update(id, "u", (long) id * 10));
+        expected.add("+U - -> [" + id + ", u, " + id * 10 + "]");
+      }
+      commit("inside", updates.toArray(GenericRow[]::new));
+      // stops inside the snapshot of updates
+      published.addAll(readSome(first, 9, positions));
+    }
+    assertThat(positions.keySet()).as("the buckets the changes were counted in").isEqualTo(all);
+
+    try (ChangelogReader resumed =
+        new ChangelogReader(
+            table("inside"), "inside", all, new StartPosition.Latest(), positions, 4)) {
+      published.addAll(readSome(resumed, Integer.MAX_VALUE, positions));
+    }
+    assertThat(published).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  @Test
   void positionsMixingAFullStateWithChangesOfTheSameSnapshotAreRefused() {
     FileStoreTable table = create("mixed", 2, ChangelogProducer.INPUT);
     commit("mixed", insert(1, "a", 1L), insert(2, "b", 2L));
