@@ -24,7 +24,14 @@ class WideTableTest extends PipelineTestBase {
 
   @Test
   void twoTablesFillOneWideTable() {
-    runWideTable("s4", Map.of());
+    runWideTable("s4", Map.of(), 1);
+  }
+
+  @Test
+  void twoTablesFillOneWideTableFromTwoTasksOnTopicsOfTwoPartitions() {
+    // each task writes the groups of whichever topic partitions it was given, under its own commit
+    // user: the groups' sequences, not the writers, decide each column
+    runWideTable("s4tasks", Map.of("tasks.max", "2"), 2);
   }
 
   @Test
@@ -37,10 +44,11 @@ class WideTableTest extends PipelineTestBase {
             "transforms",
             "unwrap",
             "transforms.unwrap.type",
-            "io.debezium.transforms.ExtractNewRecordState"));
+            "io.debezium.transforms.ExtractNewRecordState"),
+        1);
   }
 
-  private static void runWideTable(String db, Map<String, String> sinkOverrides) {
+  private static void runWideTable(String db, Map<String, String> sinkOverrides, int partitions) {
     createDatabase(db);
     pg.execute(
         db,
@@ -59,10 +67,11 @@ class WideTableTest extends PipelineTestBase {
             + " c.notes, s.orders, s.last_order, s.revenue"
             + " FROM customers c FULL OUTER JOIN customer_stats s ON c.id = s.id");
 
-    connect.deploy(
-        db + "-pg",
-        DebeziumPostgres.config(pg, db, db, "public.customers,public.customer_stats"),
-        1);
+    Map<String, String> source =
+        new java.util.HashMap<>(
+            DebeziumPostgres.config(pg, db, db, "public.customers,public.customer_stats"));
+    source.put("topic.creation.default.partitions", String.valueOf(partitions));
+    connect.deploy(db + "-pg", source, 1);
     Map<String, String> sink =
         new java.util.HashMap<>(ChangelakeConnectors.sink(warehouse, db + "\\..*", db));
     sink.put("route.regex.rules", db + "\\.public\\.(customers|customer_stats)=>customer_wide");
@@ -70,7 +79,7 @@ class WideTableTest extends PipelineTestBase {
     // a delete in one of the two source tables clears its columns, not the other's
     sink.put("table.customer_wide.delete-policy", "clear-columns");
     sink.putAll(sinkOverrides);
-    connect.deploy(db + "-sink", sink, 1);
+    connect.deploy(db + "-sink", sink, Integer.parseInt(sink.getOrDefault("tasks.max", "1")));
     awaitWideEqual(db);
 
     pg.execute(
