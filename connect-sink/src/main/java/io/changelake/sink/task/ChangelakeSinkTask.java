@@ -134,7 +134,8 @@ public final class ChangelakeSinkTask extends SinkTask {
     policy = EvolutionPolicy.from(props);
     boolean tolerateAll = "all".equalsIgnoreCase(props.getOrDefault("errors.tolerance", "none"));
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
-    offsets = new OffsetTracker(config.commitInterval(), config.commitBufferBytes());
+    offsets =
+        new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
     metrics.outages(outages);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
