@@ -71,6 +71,9 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   public static final String TASK_COUNT = "changelake.task.count";
 
+  // how soon put comes back, without records, to report a round that is landing
+  private static final long ROUND_POLL_MS = 200;
+
   private ChangelakeSinkConfig config;
   private Catalog catalog;
   private WriterPool pool;
@@ -84,6 +87,8 @@ public final class ChangelakeSinkTask extends SinkTask {
   private SinkMetrics metrics;
   private CompactionScheduler compaction;
   private CommitUsers users;
+  // the commit rounds, landing on committer threads while this thread reads on
+  private CommitRound rounds;
   private int taskId;
   private int taskCount;
   private String connector;
@@ -137,6 +142,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     offsets =
         new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
     metrics.outages(outages);
+    rounds = new CommitRound(connector, taskId, metrics);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
         taskId,
@@ -208,6 +214,9 @@ public final class ChangelakeSinkTask extends SinkTask {
     boolean committed;
     try {
       committed = putRecords(records);
+    } catch (CommitRound.TableCommitException e) {
+      // a round landing on the committer threads failed; its message names the table
+      throw onFailure(e, "committing a round of tables", true);
     } catch (RuntimeException e) {
       throw onFailure(e, "writing a batch of " + records.size() + " records", true);
     }
@@ -226,17 +235,18 @@ public final class ChangelakeSinkTask extends SinkTask {
       LakeTables.createDatabaseIfAbsent(catalog, config.database());
       databaseChecked = true;
     }
+    // a round that landed meanwhile: its positions are committed now (its failure is thrown)
+    boolean committed = applyLanded(rounds.poll());
     for (SinkRecord record : records) {
       process(record);
     }
-    boolean committed = false;
     if (offsets.commitDue(pool.bufferedBytes())) {
-      commitAll();
-      committed = true;
-      // let Connect store the new positions now rather than at its next offset flush
-      context.requestCommit();
+      startRound();
     }
-    if (tables.values().stream().anyMatch(t -> t.dirty)) {
+    if (rounds.inFlight()) {
+      // come back soon to report the round's positions once it landed, even if no record arrives
+      context.timeout(ROUND_POLL_MS);
+    } else if (tables.values().stream().anyMatch(t -> t.dirty)) {
       // Connect polls for up to offset.flush.interval.ms when no records arrive; come back when
       // the buffered rows are due, even if no record does
       context.timeout(Math.max(1, offsets.millisUntilDue()));
@@ -281,6 +291,9 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** Drops every row not committed; returns the positions to read again from. */
   private Map<TopicPartition, Long> discardUncommitted() {
+    // never close the writers under a round landing: its outcome is settled by the rewind below
+    // (tables it committed skip the records read again)
+    rounds.discard();
     closeLake();
     // table state is rebuilt on next use: converters, what each table contains
     tables.clear();
@@ -593,19 +606,40 @@ public final class ChangelakeSinkTask extends SinkTask {
   }
 
   /**
-   * Commits every table with rows, each as one snapshot carrying the processed positions, then
-   * counts those positions as committed.
+   * Starts a commit round: waits for the one in flight (at most one is: this bounds what is sealed
+   * but not committed), then seals every table with rows, each to become one snapshot carrying the
+   * processed positions, and lets the committer threads land them while this thread reads on. Those
+   * positions count as committed only once every table landed ({@link #applyLanded}).
    */
-  private void commitAll() {
-    long start = System.nanoTime();
-    metrics.commitRoundStarted();
+  private void startRound() {
+    applyLanded(rounds.awaitIfAny());
+    // dead-letter sends count as processed once they are in the queue (see positionsToCommit)
     errors.awaitReported();
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
-    commitTables(OffsetTracker.asSourcePartitions(snapshot), id -> true);
-    offsets.committed(snapshot);
-    order.committed();
-    metrics.commitRound((System.nanoTime() - start) / 1_000_000);
+    Map<SourcePartition, Long> positions = OffsetTracker.asSourcePartitions(snapshot);
+    List<TableState> dirty = tables.values().stream().filter(t -> t.dirty).toList();
+    offsets.roundStarted();
+    rounds.start(snapshot, order.reached(), dirty, table -> progress(table, positions));
+  }
+
+  /** A round and everything before it committed, before this returns: partitions move, or idle. */
+  private void commitAll() {
+    applyLanded(rounds.awaitIfAny());
+    startRound();
+    applyLanded(rounds.awaitIfAny());
+  }
+
+  /** Counts a landed round's positions as committed; true when there was one. */
+  private boolean applyLanded(Optional<CommitRound.Landed> landed) {
+    if (landed.isEmpty()) {
+      return false;
+    }
+    offsets.committed(landed.get().positions());
+    order.committed(landed.get().reached());
     pool.closeIdle();
+    // let Connect store the new positions now rather than at its next offset flush
+    context.requestCommit();
+    return true;
   }
 
   /**
@@ -634,10 +668,19 @@ public final class ChangelakeSinkTask extends SinkTask {
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
     // without a catalog (closed after a failure) nothing is processed since the last commit
-    if (catalog != null && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
+    if (catalog != null
+        && (rounds.inFlight()
+            || (offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()))) {
       try {
-        commitAll();
-        outages.succeeded();
+        if (applyLanded(rounds.poll())) {
+          outages.succeeded();
+        }
+        if (!rounds.inFlight() && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
+          // no record came to start the round in put: nothing is read meanwhile, so waiting for
+          // it here costs no consumption and reports its positions at once
+          commitAll();
+          outages.succeeded();
+        }
       } catch (RuntimeException e) {
         // throwing would make Connect rewind to its own last committed offsets; the task's
         // rewind is the same, and keeps the retry bookkeeping in one place
@@ -666,6 +709,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             + " not committed are dropped and each table's committed offsets are read again",
         failure);
     try {
+      rounds.discard();
       pool.discardUncommitted();
     } catch (RuntimeException e) {
       failure.addSuppressed(e);
@@ -688,6 +732,11 @@ public final class ChangelakeSinkTask extends SinkTask {
     return pool.openTables();
   }
 
+  /** Holds the committer threads until the latch is counted down, for tests. */
+  java.util.concurrent.CountDownLatch holdCommitter() {
+    return rounds.hold();
+  }
+
   /** Makes the next {@code preCommit} commit, as if the commit interval had elapsed. */
   void dueForCommit() {
     offsets.expireInterval();
@@ -697,7 +746,9 @@ public final class ChangelakeSinkTask extends SinkTask {
   public void close(Collection<TopicPartition> partitions) {
     // the next owner of these partitions starts from what the tables contain: commit it all
     if (catalog != null
-        && (offsets.hasProcessedSinceCommit() || tables.values().stream().anyMatch(t -> t.dirty))) {
+        && (rounds.inFlight()
+            || offsets.hasProcessedSinceCommit()
+            || tables.values().stream().anyMatch(t -> t.dirty))) {
       try {
         commitAll();
       } catch (RuntimeException e) {
@@ -718,7 +769,9 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void stop() {
-    // uncommitted rows are dropped: their records are replayed from the committed offsets
+    // uncommitted rows are dropped: their records are replayed from the committed offsets; a round
+    // landing is let finish first (the writers must not close under it), its positions unreported
+    closeQuietly(rounds);
     closeQuietly(compaction);
     closeQuietly(pool);
     closeQuietly(catalog);

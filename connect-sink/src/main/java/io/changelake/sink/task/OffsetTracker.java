@@ -82,10 +82,14 @@ final class OffsetTracker {
     return out;
   }
 
+  /** A commit round starts now: the next is due one interval later, whenever this one lands. */
+  void roundStarted() {
+    lastCommitNanos = System.nanoTime();
+  }
+
   /** The positions of {@code snapshot} are now committed to every table. */
   void committed(Map<TopicPartition, Long> snapshot) {
     committed.putAll(snapshot);
-    lastCommitNanos = System.nanoTime();
   }
 
   boolean intervalElapsed() {
