@@ -21,11 +21,31 @@ final class OffsetTracker {
   // the first offset delivered per partition since it was assigned: where a rewind goes back to
   // while nothing of the partition is committed yet
   private final Map<TopicPartition, Long> firstDelivered = new HashMap<>();
-  private long lastCommitNanos = System.nanoTime();
+  private long lastCommitNanos;
 
   OffsetTracker(Duration interval, long bufferBytes) {
+    this(interval, bufferBytes, 0, 1);
+  }
+
+  /**
+   * Task {@code taskId} of {@code taskCount} first commits after (taskId + 1) / taskCount of the
+   * interval, then every interval: the tasks of a connector start together, and rounds that
+   * coincide stop the whole connector at once while they compete for the same cores and object
+   * store (docs/benchmarks.md, issue 14). Staggered, one task commits while the others read.
+   */
+  OffsetTracker(Duration interval, long bufferBytes, int taskId, int taskCount) {
     this.interval = interval;
     this.bufferBytes = bufferBytes;
+    this.lastCommitNanos = System.nanoTime() - firstRoundOffsetNanos(interval, taskId, taskCount);
+  }
+
+  /** How much earlier than a full interval the first round of task {@code taskId} is due. */
+  static long firstRoundOffsetNanos(Duration interval, int taskId, int taskCount) {
+    if (taskCount <= 1 || taskId < 0 || taskId >= taskCount) {
+      return 0;
+    }
+    long firstDue = interval.toNanos() / taskCount * (taskId + 1);
+    return interval.toNanos() - firstDue;
   }
 
   /** Connect delivered the record at {@code offset} (whether or not it gets processed). */
@@ -62,10 +82,14 @@ final class OffsetTracker {
     return out;
   }
 
+  /** A commit round starts now: the next is due one interval later, whenever this one lands. */
+  void roundStarted() {
+    lastCommitNanos = System.nanoTime();
+  }
+
   /** The positions of {@code snapshot} are now committed to every table. */
   void committed(Map<TopicPartition, Long> snapshot) {
     committed.putAll(snapshot);
-    lastCommitNanos = System.nanoTime();
   }
 
   boolean intervalElapsed() {

@@ -172,11 +172,25 @@ final class SourceOrder {
 
   /** The positions processed so far are committed. */
   void committed() {
-    reachedAtCommit.clear();
-    reachedAtCommit.putAll(reached);
-    streamReachedAtCommit.clear();
-    streamReachedAtCommit.putAll(streamReached);
+    committed(reached());
   }
+
+  /** The positions reached so far, as a commit round sealed now records them. */
+  Reached reached() {
+    return new Reached(new HashMap<>(reached), new HashMap<>(streamReached));
+  }
+
+  /** A round sealed at {@code at} has landed: a rewind goes back to there, not further. */
+  void committed(Reached at) {
+    reachedAtCommit.clear();
+    reachedAtCommit.putAll(at.positions());
+    streamReachedAtCommit.clear();
+    streamReachedAtCommit.putAll(at.streams());
+  }
+
+  /** The reached positions at the moment a commit round was sealed. */
+  record Reached(
+      Map<TopicPartition, SourcePosition> positions, Map<TopicPartition, StreamPosition> streams) {}
 
   /** Processing goes back to the committed positions. */
   void rewind() {

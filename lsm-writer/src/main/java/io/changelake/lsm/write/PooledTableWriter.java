@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
@@ -76,8 +79,11 @@ final class PooledTableWriter implements TableWriter {
   private BufferedVersions buffered;
   private final long bufferedVersionsCapBytes;
   private KeyLookup lookup;
-  private long lastUsedNanos = System.nanoTime();
-  private RuntimeException failure;
+  private volatile long lastUsedNanos = System.nanoTime();
+  // set by the thread that lands a sealed commit, read by the writer's thread
+  private volatile RuntimeException failure;
+  // the sealed commit being landed on another thread (see seal); null or done when none is
+  private volatile CompletableFuture<CommitResult> landing;
   // the table's EARLIEST snapshot hint was seen or written by this writer
   private boolean earliestHintPresent;
   // this writer marked its user open in the offset copy
@@ -161,7 +167,14 @@ final class PooledTableWriter implements TableWriter {
 
   @Override
   public CommitResult commit(SourceProgress offsets) {
+    return seal(offsets).land();
+  }
+
+  @Override
+  public SealedCommit seal(SourceProgress offsets) {
     checkUsable();
+    // the sealed commit before this one must have landed: pending is the committer's meanwhile
+    awaitLanded();
     lastUsedNanos = System.nanoTime();
     // rows written after a truncate must land after it
     commitPendingTruncate();
@@ -186,10 +199,50 @@ final class PooledTableWriter implements TableWriter {
       pendingOffsets.add(offsets);
     }
     rowsSinceCommit = 0;
+    // rows written from now on are tracked afresh; a lookup of a sealed key waits for the landing
     clearBuffered();
     if (pending.isEmpty()) {
-      return new CommitResult(identifier, id, OptionalLong.empty(), rows);
+      return SealedCommit.done(new CommitResult(identifier, id, OptionalLong.empty(), rows));
     }
+    CompletableFuture<CommitResult> landed = new CompletableFuture<>();
+    landing = landed;
+    return () -> {
+      try {
+        CommitResult result = land(id, hasFiles, rows);
+        landed.complete(result);
+        return result;
+      } catch (RuntimeException | Error e) {
+        landed.completeExceptionally(e);
+        throw e;
+      }
+    };
+  }
+
+  /**
+   * Waits until the sealed commit in flight, if any, has landed or failed. Its outcome is the
+   * business of whoever landed it; after a failure its files are still pending and the next commit
+   * retries them, as after a failed {@link #commit}.
+   */
+  private void awaitLanded() {
+    CompletableFuture<CommitResult> inFlight = landing;
+    if (inFlight == null) {
+      return;
+    }
+    try {
+      inFlight.join();
+    } catch (CompletionException | CancellationException e) {
+      LOG.debug("The sealed commit of {} failed; the next commit retries it", identifier, e);
+    }
+    landing = null;
+  }
+
+  private boolean landingInFlight() {
+    CompletableFuture<CommitResult> inFlight = landing;
+    return inFlight != null && !inFlight.isDone();
+  }
+
+  /** The second half of a commit: makes the pending committables snapshots. */
+  private CommitResult land(long id, boolean hasFiles, long rows) {
     long committedId = id;
     OptionalLong snapshotId = OptionalLong.empty();
     for (int attempt = 1; ; attempt++) {
@@ -575,6 +628,15 @@ final class PooledTableWriter implements TableWriter {
     checkUsable();
     lastUsedNanos = System.nanoTime();
     KeyLookup keys = lookup();
+    if (landingInFlight() && buffered != null) {
+      BufferedVersions.Known known = buffered.find(keys.key(keyRow));
+      if (known instanceof BufferedVersions.Latest latest) {
+        // written since the seal: its newest version, whatever the sealed commit holds
+        return latest.row();
+      }
+    }
+    // the key may be in the sealed files: they must have landed for the read to see them
+    awaitLanded();
     boolean mayBeUncommitted;
     if (buffered == null) {
       // keys written before the first lookup are unknown
@@ -637,7 +699,10 @@ final class PooledTableWriter implements TableWriter {
 
   @Override
   public boolean hasUncommittedRows() {
-    return rowsSinceCommit > 0 || !pending.isEmpty() || pendingTruncate != null;
+    return landingInFlight()
+        || rowsSinceCommit > 0
+        || !pending.isEmpty()
+        || pendingTruncate != null;
   }
 
   long idleNanos(long now) {
@@ -650,6 +715,8 @@ final class PooledTableWriter implements TableWriter {
 
   /** Closes without committing; buffered rows are dropped (the caller re-reads them from Kafka). */
   void close() throws Exception {
+    // never under a commit landing on another thread
+    awaitLanded();
     try {
       // nothing committed can be missing from the copy unless a commit is pending (it may have
       // landed) or the writer failed half-way

@@ -55,6 +55,20 @@ public interface TableWriter {
   CommitResult commit(SourceProgress progress);
 
   /**
+   * The first half of {@link #commit(SourceProgress)}, on the writer's thread: flushes everything
+   * written since the last commit into files (a pending truncate is committed first) and returns
+   * them sealed with {@code progress}; {@link SealedCommit#land} commits them, on any thread, while
+   * this writer keeps taking rows. The same Paimon writer goes on (its sequence numbers go on too),
+   * so rows written after the seal always follow the sealed ones.
+   *
+   * <p>Until the sealed commit has landed, everything that needs it committed waits for it: the
+   * next seal or commit, a reopen, a truncate, a lookup of a key not written since the seal, and
+   * closing the writer. The caller must therefore land every seal it takes (or close the pool on
+   * the thread that lands).
+   */
+  SealedCommit seal(SourceProgress progress);
+
+  /**
    * Commits what is buffered, then reopens on the table's latest schema (after schema evolution).
    */
   default CommitResult reopen(Map<SourcePartition, Long> offsets) {

@@ -1,0 +1,210 @@
+package io.changelake.sink.task;
+
+import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.SourceProgress;
+import io.changelake.lsm.write.SealedCommit;
+import io.changelake.sink.metrics.SinkMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commit rounds of one task, off the task thread. A round seals, on the task thread, every
+ * table with rows (its writer flushes them into files and goes on taking rows), then commits the
+ * sealed files of its tables in parallel on a few committer threads while the task keeps consuming.
+ * Only when every table of the round has landed are the round's positions committed (applied by the
+ * task thread, which alone touches the offsets): a crash at any point replays from what the tables
+ * hold.
+ *
+ * <p>At most one round is in flight: the next one waits for it ({@link #start} blocks), which
+ * bounds what is sealed but not committed to one round's file metadata (the rows themselves are in
+ * files by then, the write buffer free again).
+ *
+ * <p>Not thread-safe: the task thread calls every method; the committer threads only land.
+ */
+final class CommitRound implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitRound.class);
+
+  /**
+   * Committer threads per task. Table commits are object-store and catalog I/O (manifests, the
+   * conflict check, the snapshot, the offset copy), mostly waiting: a few in parallel take a round
+   * of many tables from their sum to about their maximum without crowding two cores.
+   */
+  static final int COMMITTER_THREADS = 4;
+
+  /** A round whose every table landed: its positions are now in every table it wrote. */
+  record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
+
+  private final SinkMetrics metrics;
+  private final ExecutorService committers;
+  private InFlight inFlight;
+  // tests hold the committer here to see the task go on while a round is in flight
+  private volatile CountDownLatch gate;
+
+  private record InFlight(
+      Map<TopicPartition, Long> positions,
+      SourceOrder.Reached reached,
+      int tables,
+      CompletableFuture<Void> done) {}
+
+  CommitRound(String connector, int taskId, SinkMetrics metrics) {
+    this.metrics = metrics;
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory threads =
+        r -> {
+          Thread t =
+              new Thread(
+                  r,
+                  "changelake-committer-" + connector + "-" + taskId + "-" + n.getAndIncrement());
+          t.setDaemon(true);
+          return t;
+        };
+    this.committers = Executors.newFixedThreadPool(COMMITTER_THREADS, threads);
+  }
+
+  boolean inFlight() {
+    return inFlight != null;
+  }
+
+  /**
+   * Seals every table of {@code dirty} with {@code progress} of it and starts committing them. The
+   * caller has collected the round before ({@link #await}); this one only starts when none is in
+   * flight.
+   *
+   * @param positions the processed positions every table's commit records
+   */
+  void start(
+      Map<TopicPartition, Long> positions,
+      SourceOrder.Reached reached,
+      List<TableState> dirty,
+      Function<TableState, SourceProgress> progress) {
+    if (inFlight != null) {
+      throw new IllegalStateException("a commit round is still in flight; await it first");
+    }
+    long start = System.nanoTime();
+    metrics.commitRoundStarted();
+    List<CompletableFuture<Void>> landings = new ArrayList<>();
+    RuntimeException sealFailure = null;
+    for (TableState table : dirty) {
+      SealedCommit sealed;
+      try {
+        sealed = table.writer().seal(progress.apply(table));
+      } catch (RuntimeException e) {
+        // the tables sealed already must still land, or their writers wait for them forever
+        sealFailure = e;
+        break;
+      }
+      table.dirty = false;
+      landings.add(CompletableFuture.runAsync(() -> land(table, sealed), committers));
+    }
+    CompletableFuture<Void> done =
+        CompletableFuture.allOf(landings.toArray(CompletableFuture[]::new))
+            .whenComplete(
+                (ok, error) -> metrics.commitRound((System.nanoTime() - start) / 1_000_000));
+    inFlight = new InFlight(positions, reached, dirty.size(), done);
+    if (sealFailure != null) {
+      throw sealFailure;
+    }
+  }
+
+  private void land(TableState table, SealedCommit sealed) {
+    CountDownLatch held = gate;
+    if (held != null) {
+      try {
+        held.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    long start = System.nanoTime();
+    CommitResult result;
+    try {
+      result = sealed.land();
+    } catch (RuntimeException e) {
+      throw new TableCommitException(table, e);
+    }
+    table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
+    LOG.debug("Committed {}: {}", table.id, result);
+  }
+
+  /** The round in flight if it has finished; its failure, naming the table, is thrown. */
+  Optional<Landed> poll() {
+    if (inFlight == null || !inFlight.done().isDone()) {
+      return Optional.empty();
+    }
+    return Optional.of(await());
+  }
+
+  /**
+   * Waits for the round in flight and returns it (empty when none was); throws its failure, naming
+   * the table whose commit failed. Either way no round is in flight afterwards.
+   */
+  Optional<Landed> awaitIfAny() {
+    return inFlight == null ? Optional.empty() : Optional.of(await());
+  }
+
+  private Landed await() {
+    InFlight round = inFlight;
+    inFlight = null;
+    try {
+      round.done().join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof TableCommitException table) {
+        throw table;
+      }
+      throw cause instanceof RuntimeException runtime ? runtime : e;
+    }
+    return new Landed(round.positions(), round.reached(), round.tables());
+  }
+
+  /** Waits for the round in flight, if any, and forgets it whatever its outcome. */
+  void discard() {
+    if (inFlight == null) {
+      return;
+    }
+    try {
+      await();
+    } catch (RuntimeException e) {
+      LOG.debug("The commit round in flight failed while it was discarded", e);
+    }
+  }
+
+  /** Holds the committer threads until the returned latch is counted down, for tests. */
+  CountDownLatch hold() {
+    CountDownLatch latch = new CountDownLatch(1);
+    gate = latch;
+    return latch;
+  }
+
+  /** Waits for the round in flight, then stops the committer threads. */
+  @Override
+  public void close() {
+    discard();
+    committers.shutdown();
+  }
+
+  /** A table's commit in a round failed; the message names the table. */
+  static final class TableCommitException extends RuntimeException {
+    TableCommitException(TableState table, RuntimeException cause) {
+      super(
+          "Committing table "
+              + table.id.getFullName()
+              + " in a commit round failed on the committer thread: "
+              + cause.getMessage(),
+          cause);
+    }
+  }
+}
