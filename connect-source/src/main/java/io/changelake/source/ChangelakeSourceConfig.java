@@ -4,6 +4,9 @@ import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.fault.RetrySettings;
+import io.changelake.schema.config.ConfigEnum;
+import io.changelake.schema.config.EnumOption;
+import io.changelake.schema.config.OptionGroup;
 import io.changelake.source.record.RecordFormat;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,7 +14,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -29,12 +31,12 @@ import org.apache.kafka.common.config.ConfigException;
  */
 public final class ChangelakeSourceConfig extends AbstractConfig {
 
-  private static final String GROUP_CATALOG = "Catalog";
-  private static final String GROUP_TABLES = "Tables";
-  private static final String GROUP_START = "Start position";
-  private static final String GROUP_READ = "Reading";
-  private static final String GROUP_RECORDS = "Records";
-  private static final String GROUP_RETRIES = "Retries";
+  public static final String CATALOG_GROUP = "Catalog";
+  public static final String TABLE_GROUP = "Tables";
+  public static final String START_GROUP = "Start position";
+  public static final String READ_GROUP = "Reading";
+  public static final String RECORD_GROUP = "Records";
+  public static final String RETRY_GROUP = "Retries";
 
   public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
 
@@ -67,21 +69,26 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   public static final String TABLE_PLACEHOLDER = "${table}";
 
   /** How the connector starts reading a table for which no offset is stored. */
-  public enum StartMode {
-    /** The table's current rows as {@code op=r} events, then every change after them. */
-    FULL,
-    /** Only changes committed after the connector starts. */
-    LATEST,
-    /** Changes from {@value #START_SNAPSHOT_ID} on. */
-    SNAPSHOT,
-    /** Changes of snapshots committed at or after {@value #START_TIMESTAMP_MS}. */
-    TIMESTAMP;
+  public enum StartMode implements ConfigEnum {
+    FULL("The table's current rows as op=r events, then every change after them."),
+    LATEST("Only changes committed after the connector starts."),
+    SNAPSHOT("Changes from " + START_SNAPSHOT_ID + " on."),
+    TIMESTAMP("Changes of snapshots committed at or after " + START_TIMESTAMP_MS + ".");
 
-    String configValue() {
-      return name().toLowerCase(Locale.ROOT);
+    private final String description;
+
+    StartMode(String description) {
+      this.description = description;
+    }
+
+    @Override
+    public String description() {
+      return description;
     }
   }
 
+  private static final EnumOption<StartMode> START_MODES = EnumOption.of(StartMode.class);
+  private static final EnumOption<RecordFormat> RECORD_FORMATS = EnumOption.of(RecordFormat.class);
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
   /** Parses and validates {@code props}; a rule spanning several keys fails like a single key. */
@@ -111,8 +118,18 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   private static ConfigDef buildConfigDef() {
     ConfigDef def = new ConfigDef();
-    int order = 0;
-    def.define(
+    defineCatalog(new OptionGroup(def, CATALOG_GROUP));
+    defineTables(new OptionGroup(def, TABLE_GROUP));
+    defineStart(new OptionGroup(def, START_GROUP));
+    defineReading(new OptionGroup(def, READ_GROUP));
+    defineRecords(new OptionGroup(def, RECORD_GROUP));
+    defineRetries(new OptionGroup(def, RETRY_GROUP));
+    return def;
+  }
+
+  /** Where the warehouse is and the catalog credentials Connect must mask. */
+  private static void defineCatalog(OptionGroup group) {
+    group.define(
         WAREHOUSE,
         Type.STRING,
         ConfigDef.NO_DEFAULT_VALUE,
@@ -121,26 +138,24 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "Paimon warehouse the tables live in, e.g. file:///data/lake or s3://bucket/lake. Every"
             + " other key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
             + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).",
-        GROUP_CATALOG,
-        ++order,
         Width.LONG,
         "Warehouse");
     // declared so that Connect masks them; the catalog reads the original strings
     for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
-      def.define(
+      group.define(
           credential.key(),
           Type.PASSWORD,
           null,
           Importance.MEDIUM,
           credential.description() + CatalogCredentials.DOC_SUFFIX,
-          GROUP_CATALOG,
-          ++order,
           Width.MEDIUM,
           credential.key());
     }
+  }
 
-    order = 0;
-    def.define(
+  /** Which tables are published. */
+  private static void defineTables(OptionGroup group) {
+    group.define(
         TABLES,
         Type.LIST,
         List.of(),
@@ -156,11 +171,9 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + TABLES_REGEX
             + "', not both. A listed table that does not exist yet is picked up once it is"
             + " created.",
-        GROUP_TABLES,
-        ++order,
         Width.LONG,
         "Tables");
-    def.define(
+    group.define(
         TABLES_REGEX,
         Type.STRING,
         null,
@@ -181,11 +194,9 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " Set this or '"
             + TABLES
             + "', not both.",
-        GROUP_TABLES,
-        ++order,
         Width.LONG,
         "Table regex");
-    def.define(
+    group.define(
         TABLES_DISCOVERY_INTERVAL_MS,
         Type.LONG,
         30_000L,
@@ -193,17 +204,16 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         Importance.LOW,
         "How often the connector lists the catalog for new, dropped or re-bucketed tables. A"
             + " change makes Connect reassign the tasks.",
-        GROUP_TABLES,
-        ++order,
         Width.SHORT,
         "Discovery interval (ms)");
+  }
 
-    order = 0;
-    def.define(
+  /** Where a table without a stored offset is read from. */
+  private static void defineStart(OptionGroup group) {
+    group.define(
         START_POSITION,
-        Type.STRING,
-        StartMode.FULL.configValue(),
-        enumValidator(StartMode.values()),
+        START_MODES,
+        StartMode.FULL,
         Importance.HIGH,
         "Where to start reading a table that has no stored offset yet. 'full': the table's"
             + " current rows as read events (op=r), then every later change; 'latest': only"
@@ -212,23 +222,10 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + "' on; 'timestamp': changes of snapshots committed at or after '"
             + START_TIMESTAMP_MS
             + "'. Once an offset is stored the connector resumes from it and ignores this.",
-        GROUP_START,
-        ++order,
         Width.SHORT,
         "Start position",
-        List.of(START_SNAPSHOT_ID, START_TIMESTAMP_MS),
-        new ConfigDef.Recommender() {
-          @Override
-          public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-            return List.of((Object[]) configValues(StartMode.values()));
-          }
-
-          @Override
-          public boolean visible(String name, Map<String, Object> parsedConfig) {
-            return true;
-          }
-        });
-    def.define(
+        List.of(START_SNAPSHOT_ID, START_TIMESTAMP_MS));
+    group.define(
         START_SNAPSHOT_ID,
         Type.LONG,
         null,
@@ -241,12 +238,10 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             () -> "snapshot id >= 1"),
         Importance.MEDIUM,
         "First snapshot to publish (inclusive) when '" + START_POSITION + "' is 'snapshot'.",
-        GROUP_START,
-        ++order,
         Width.SHORT,
         "Start snapshot id",
         visibleWhenStartIs(StartMode.SNAPSHOT));
-    def.define(
+    group.define(
         START_TIMESTAMP_MS,
         Type.LONG,
         null,
@@ -261,25 +256,23 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "Epoch milliseconds; when '"
             + START_POSITION
             + "' is 'timestamp', publish snapshots committed at or after this time.",
-        GROUP_START,
-        ++order,
         Width.SHORT,
         "Start timestamp (ms)",
         visibleWhenStartIs(StartMode.TIMESTAMP));
+  }
 
-    order = 0;
-    def.define(
+  /** How changes are read, batched and tracked in Paimon. */
+  private static void defineReading(OptionGroup group) {
+    group.define(
         POLL_INTERVAL_MS,
         Type.LONG,
         1_000L,
         ConfigDef.Range.atLeast(10),
         Importance.MEDIUM,
         "How long a task waits before looking for new snapshots when it has caught up.",
-        GROUP_READ,
-        ++order,
         Width.SHORT,
         "Poll interval (ms)");
-    def.define(
+    group.define(
         BATCH_SIZE,
         Type.INT,
         2_048,
@@ -288,11 +281,9 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "Most changes one poll returns. A larger snapshot is returned in several polls; with"
             + " transaction.boundary=connector they form one Kafka transaction unless it would"
             + " stay open longer than transaction.max.duration.ms.",
-        GROUP_READ,
-        ++order,
         Width.SHORT,
         "Batch size");
-    def.define(
+    group.define(
         TRANSACTION_MAX_DURATION_MS,
         Type.LONG,
         20_000L,
@@ -309,11 +300,9 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " producer.transaction.timeout.ms), past which the broker aborts the transaction"
             + " and the task fails: the bound is checked between polls, and a producer held back"
             + " in a send (a broker quota, a slow broker) keeps the transaction open meanwhile.",
-        GROUP_READ,
-        ++order,
         Width.SHORT,
         "Longest transaction (ms)");
-    def.define(
+    group.define(
         CONSUMER_ID,
         Type.STRING,
         null,
@@ -335,11 +324,9 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " connector stay until the table's consumer.expiration-time ("
             + CONSUMER_EXPIRATION_MS
             + ").",
-        GROUP_READ,
-        ++order,
         Width.MEDIUM,
         "Paimon consumer id");
-    def.define(
+    group.define(
         CONSUMER_EXPIRATION_MS,
         Type.LONG,
         Duration.ofDays(7).toMillis(),
@@ -353,13 +340,13 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " reads that has none; a table's own value (7 days on tables the Changelake sink"
             + " creates) is kept. Paimon applies it when the table's writer expires snapshots;"
             + " running tasks rewrite their consumers every 10 minutes, even when idle.",
-        GROUP_READ,
-        ++order,
         Width.SHORT,
         "Abandoned consumer bound (ms)");
+  }
 
-    order = 0;
-    def.define(
+  /** The topics and the shape of the records. */
+  private static void defineRecords(OptionGroup group) {
+    group.define(
         TOPIC_NAME_FORMAT,
         Type.STRING,
         DATABASE_PLACEHOLDER + "." + TABLE_PLACEHOLDER,
@@ -386,35 +373,28 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + TABLE_PLACEHOLDER
             + " are replaced by the table's names. The topic must exist or be created by the"
             + " worker's topic.creation.* settings.",
-        GROUP_RECORDS,
-        ++order,
         Width.MEDIUM,
         "Topic name format");
-    def.define(
+    group.define(
         RECORD_FORMAT,
-        Type.STRING,
-        RecordFormat.ENVELOPE.name().toLowerCase(Locale.ROOT),
-        enumValidator(RecordFormat.values()),
+        RECORD_FORMATS,
+        RecordFormat.ENVELOPE,
         Importance.HIGH,
         "'envelope': Debezium's change event (before, after, source, op, ts_ms) that"
             + " Debezium-aware consumers such as Debezium's JDBC sink apply as they are;"
             + " 'flat': the row itself (the old row for deletes) plus the field '"
             + FLAT_OP_FIELD
             + "'.",
-        GROUP_RECORDS,
-        ++order,
         Width.SHORT,
         "Record format",
         List.of(FLAT_OP_FIELD));
-    def.define(
+    group.define(
         FLAT_OP_FIELD,
         Type.STRING,
         "__op",
         new ConfigDef.NonEmptyString(),
         Importance.LOW,
         "Name of the operation field (c, u, d, r) added to flat records.",
-        GROUP_RECORDS,
-        ++order,
         Width.SHORT,
         "Flat operation field",
         new ConfigDef.Recommender() {
@@ -425,77 +405,49 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
           @Override
           public boolean visible(String name, Map<String, Object> parsedConfig) {
-            return RecordFormat.FLAT
-                .name()
-                .equalsIgnoreCase(String.valueOf(parsedConfig.get(RECORD_FORMAT)));
+            return RECORD_FORMATS.is(parsedConfig.get(RECORD_FORMAT), RecordFormat.FLAT);
           }
         });
-    def.define(
+    group.define(
         TOMBSTONES_ON_DELETE,
         Type.BOOLEAN,
         true,
         Importance.MEDIUM,
         "Follow each delete event with a tombstone (the key and a null value), so log compaction"
             + " can drop the key from compacted topics.",
-        GROUP_RECORDS,
-        ++order,
         Width.SHORT,
         "Tombstones on delete");
+  }
 
-    order = 0;
-    def.define(
+  /** How transient failures are waited out. */
+  private static void defineRetries(OptionGroup group) {
+    group.define(
         RetrySettings.MAX_DURATION_MS,
         Type.LONG,
         RetrySettings.DEFAULT_MAX_DURATION_MS,
         ConfigDef.Range.atLeast(0),
         Importance.MEDIUM,
         RetrySettings.MAX_DURATION_DOC,
-        GROUP_RETRIES,
-        ++order,
         Width.SHORT,
         "Retry duration");
-    def.define(
+    group.define(
         RetrySettings.BACKOFF_MS,
         Type.LONG,
         RetrySettings.DEFAULT_BACKOFF_MS,
         ConfigDef.Range.atLeast(10),
         Importance.LOW,
         RetrySettings.BACKOFF_DOC,
-        GROUP_RETRIES,
-        ++order,
         Width.SHORT,
         "Retry backoff");
-    def.define(
+    group.define(
         RetrySettings.MAX_BACKOFF_MS,
         Type.LONG,
         RetrySettings.DEFAULT_MAX_BACKOFF_MS,
         ConfigDef.Range.atLeast(10),
         Importance.LOW,
         RetrySettings.MAX_BACKOFF_DOC,
-        GROUP_RETRIES,
-        ++order,
         Width.SHORT,
         "Longest retry backoff");
-    return def;
-  }
-
-  private static ConfigDef.Validator enumValidator(Enum<?>[] values) {
-    List<String> names = List.of(configValues(values));
-    return ConfigDef.LambdaValidator.with(
-        (name, value) -> {
-          if (value == null || !names.contains(value.toString().toLowerCase(Locale.ROOT))) {
-            throw new ConfigException(name, value, "must be one of " + String.join(", ", names));
-          }
-        },
-        () -> String.join(", ", names) + " (any case)");
-  }
-
-  private static String[] configValues(Enum<?>[] values) {
-    String[] names = new String[values.length];
-    for (int i = 0; i < values.length; i++) {
-      names[i] = values[i].name().toLowerCase(Locale.ROOT);
-    }
-    return names;
   }
 
   private static ConfigDef.Recommender visibleWhenStartIs(StartMode mode) {
@@ -507,8 +459,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
       @Override
       public boolean visible(String name, Map<String, Object> parsedConfig) {
-        return mode.configValue()
-            .equalsIgnoreCase(String.valueOf(parsedConfig.get(START_POSITION)));
+        return START_MODES.is(parsedConfig.get(START_POSITION), mode);
       }
     };
   }
@@ -569,7 +520,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   }
 
   public StartMode startMode() {
-    return StartMode.valueOf(getString(START_POSITION).toUpperCase(Locale.ROOT));
+    return START_MODES.parse(START_POSITION, getString(START_POSITION));
   }
 
   /** The reader's start position for tables without a stored offset. */
@@ -635,7 +586,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   }
 
   public RecordFormat recordFormat() {
-    return RecordFormat.valueOf(getString(RECORD_FORMAT).toUpperCase(Locale.ROOT));
+    return RECORD_FORMATS.parse(RECORD_FORMAT, getString(RECORD_FORMAT));
   }
 
   public String flatOpField() {

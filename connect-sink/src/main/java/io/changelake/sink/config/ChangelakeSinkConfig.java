@@ -6,20 +6,19 @@ import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.schema.config.EnumOption;
+import io.changelake.schema.config.OptionGroup;
+import io.changelake.schema.config.PerTableKeys;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.route.RegexRules;
 import io.changelake.sink.route.TableNameFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -84,7 +83,24 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String SNAPSHOT_TIME_RETAINED_MS = "compaction.snapshots.time.retained.ms";
   public static final String ORPHAN_FILES_OLDER_THAN_MS = "compaction.orphan.files.older.than.ms";
 
-  private static final ConfigDef TABLE_SETTINGS_DEF = tableSettingsDef("");
+  private static final EnumOption<InputFormat> INPUT_FORMATS = EnumOption.of(InputFormat.class);
+  private static final EnumOption<KeylessMode> KEYLESS_MODES = EnumOption.of(KeylessMode.class);
+  private static final EnumOption<DeletePolicy> DELETE_POLICIES = EnumOption.of(DeletePolicy.class);
+  private static final EnumOption<TruncatePolicy> TRUNCATE_POLICIES =
+      EnumOption.of(TruncatePolicy.class);
+  private static final EnumOption<MergeEngine> MERGE_ENGINES =
+      EnumOption.foreign(
+          MergeEngine.values(), MergeEngine::paimonName, MergeEngine::fromPaimonName);
+  private static final EnumOption<ChangelogProducer> CHANGELOG_PRODUCERS =
+      EnumOption.foreign(
+          ChangelogProducer.values(),
+          ChangelogProducer::paimonName,
+          ChangelogProducer::fromPaimonName);
+
+  /** {@code table.<setting>} defaults, {@code table.<table>.<setting>} overrides. */
+  private static final PerTableKeys TABLES =
+      new PerTableKeys(TABLE_PREFIX, tableSettingsDef(), OPTION, "paimon-table-option");
+
   private static final ConfigDef CONFIG_DEF = buildConfigDef();
 
   private final Map<String, String> originalStrings;
@@ -115,8 +131,22 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   private static ConfigDef buildConfigDef() {
     ConfigDef def = new ConfigDef();
-    int order = 0;
-    def.define(
+    defineCatalog(new OptionGroup(def, CATALOG_GROUP));
+    defineInput(new OptionGroup(def, INPUT_GROUP));
+    defineRouting(new OptionGroup(def, ROUTING_GROUP));
+    defineTables(new OptionGroup(def, TABLE_GROUP));
+    defineCommits(new OptionGroup(def, COMMIT_GROUP));
+    defineCompaction(new OptionGroup(def, COMPACTION_GROUP));
+    defineRetries(new OptionGroup(def, RETRY_GROUP));
+    for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
+      def.define(key);
+    }
+    return def;
+  }
+
+  /** Where the warehouse is and the catalog credentials Connect must mask. */
+  private static void defineCatalog(OptionGroup group) {
+    group.define(
         WAREHOUSE,
         Type.STRING,
         ConfigDef.NO_DEFAULT_VALUE,
@@ -127,42 +157,36 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " removed (paimon.s3.endpoint, paimon.metastore=jdbc, paimon.lock.enabled, ...)."
             + " Several workers sharing one warehouse on S3 or on a shared disk need a catalog"
             + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).",
-        CATALOG_GROUP,
-        ++order,
         Width.LONG,
         "Warehouse");
     // declared so that Connect masks them; they still reach the catalog through
     // catalogProperties(), which reads the original strings
     for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
-      def.define(
+      group.define(
           credential.key(),
           Type.PASSWORD,
           null,
           Importance.MEDIUM,
           credential.description() + CatalogCredentials.DOC_SUFFIX,
-          CATALOG_GROUP,
-          ++order,
           Width.MEDIUM,
           credential.key());
     }
+  }
 
-    order = 0;
-    def.define(
+  /** The shape of the record values. */
+  private static void defineInput(OptionGroup group) {
+    group.define(
         INPUT_FORMAT,
-        Type.STRING,
-        InputFormat.AUTO.configName(),
-        enumValidator(InputFormat.values()),
+        INPUT_FORMATS,
+        InputFormat.AUTO,
         Importance.MEDIUM,
         "Shape of the record values: 'envelope' for Debezium change events (op, before, after,"
             + " source), 'flattened' for rows produced by Debezium's ExtractNewRecordState"
             + " transform, 'auto' to tell them apart per record by the value schema (a struct"
             + " with op and after/before fields is an envelope).",
-        INPUT_GROUP,
-        ++order,
         Width.SHORT,
-        "Input format",
-        enumRecommender(InputFormat.values()));
-    def.define(
+        "Input format");
+    group.define(
         FLATTENED_OP_FIELD,
         Type.STRING,
         "__op",
@@ -170,11 +194,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.LOW,
         "Field of flattened records holding the Debezium operation (ExtractNewRecordState with"
             + " add.fields=op). Records without it are treated as upserts.",
-        INPUT_GROUP,
-        ++order,
         Width.SHORT,
         "Flattened op field");
-    def.define(
+    group.define(
         FLATTENED_DELETED_FIELD,
         Type.STRING,
         "__deleted",
@@ -182,24 +204,22 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.LOW,
         "Field of flattened records marking deletes (ExtractNewRecordState with"
             + " delete.tombstone.handling.mode=rewrite). 'true' makes the record a delete.",
-        INPUT_GROUP,
-        ++order,
         Width.SHORT,
         "Flattened deleted field");
+  }
 
-    order = 0;
-    def.define(
+  /** Which table a record goes to. */
+  private static void defineRouting(OptionGroup group) {
+    group.define(
         ROUTE_DATABASE,
         Type.STRING,
         "default",
         new ConfigDef.NonEmptyString(),
         Importance.MEDIUM,
         "Paimon database the tables are created in; created when missing.",
-        ROUTING_GROUP,
-        ++order,
         Width.MEDIUM,
         "Database");
-    def.define(
+    group.define(
         ROUTE_TABLE_FORMAT,
         Type.STRING,
         "${topic}",
@@ -209,11 +229,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " ${source.schema}, ${source.table} (the last three from the Debezium source"
             + " block). A name without placeholders sends every topic to one table. Used when no"
             + " rule of route.regex.rules matches.",
-        ROUTING_GROUP,
-        ++order,
         Width.MEDIUM,
         "Table name format");
-    def.define(
+    group.define(
         ROUTE_REGEX_RULES,
         Type.STRING,
         "",
@@ -222,24 +240,23 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "Topic-to-table rules tried in order before route.table.format, separated by ';', each"
             + " 'regex=>replacement' matched against the whole topic name, e.g."
             + " 'dbserver1\\.inventory\\.(.*)=>inv_$1;audit\\..*=>audit_log'.",
-        ROUTING_GROUP,
-        ++order,
         Width.LONG,
         "Regex rules");
-    def.define(
+    group.define(
         ROUTE_SANITIZE,
         Type.BOOLEAN,
         true,
         Importance.LOW,
         "Make table names portable: lower case, every character outside [a-z0-9_] becomes '_'"
             + " (so topic 'server1.public.orders' becomes table 'server1_public_orders').",
-        ROUTING_GROUP,
-        ++order,
         Width.SHORT,
         "Sanitize names");
+  }
 
-    tableSettingsDefinitions(def, TABLE_PREFIX, true);
-    def.define(
+  /** The documented {@code table.*} defaults, and the keys passed to Paimon or set per table. */
+  private static void defineTables(OptionGroup group) {
+    TABLES.defineDefaults(group);
+    group.define(
         TABLE_OPTION_PREFIX + "*",
         Type.STRING,
         "",
@@ -248,13 +265,13 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " on created tables (e.g. table.option.file.format=orc), and"
             + " 'table.<table>.<setting>' / 'table.<table>.option.<paimon-option>' override any"
             + " table setting for one table, e.g. table.customers.merge-engine=partial-update.",
-        TABLE_GROUP,
-        100,
         Width.LONG,
         "Paimon table options and per-table overrides");
+  }
 
-    order = 0;
-    def.define(
+  /** When buffered rows are committed, and the writers' memory. */
+  private static void defineCommits(OptionGroup group) {
+    group.define(
         COMMIT_INTERVAL_MS,
         Type.LONG,
         30_000L,
@@ -263,11 +280,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "Longest time rows stay buffered before they are committed as one snapshot per table."
             + " Rows become visible to readers when committed; shorter means fresher tables and"
             + " more small files (compaction merges them).",
-        COMMIT_GROUP,
-        ++order,
         Width.SHORT,
         "Commit interval");
-    def.define(
+    group.define(
         COMMIT_BUFFER_BYTES,
         Type.LONG,
         64L * 1024 * 1024,
@@ -275,11 +290,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.MEDIUM,
         "Commit earlier than commit.interval.ms once the writers of a task buffer this many"
             + " bytes.",
-        COMMIT_GROUP,
-        ++order,
         Width.SHORT,
         "Commit buffer size");
-    def.define(
+    group.define(
         WRITER_MEMORY_BYTES,
         Type.LONG,
         256L * 1024 * 1024,
@@ -287,21 +300,17 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.MEDIUM,
         "Write buffer shared by all tables of one task; beyond it rows spill to"
             + " writer.spill.dir. Must fit in the worker heap with the other tasks.",
-        COMMIT_GROUP,
-        ++order,
         Width.SHORT,
         "Writer memory");
-    def.define(
+    group.define(
         WRITER_SPILL_DIR,
         Type.STRING,
         "",
         Importance.LOW,
         "Local directory for spill and lookup files; empty for a folder under java.io.tmpdir.",
-        COMMIT_GROUP,
-        ++order,
         Width.LONG,
         "Spill directory");
-    def.define(
+    group.define(
         WRITER_IDLE_TIMEOUT_MS,
         Type.LONG,
         600_000L,
@@ -309,13 +318,13 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.LOW,
         "Writers of tables that received nothing for this long are closed (after their rows"
             + " were committed), so many rarely written tables do not hold memory.",
-        COMMIT_GROUP,
-        ++order,
         Width.SHORT,
         "Idle writer timeout");
+  }
 
-    order = 0;
-    def.define(
+  /** Compaction, snapshot expiry and orphan file removal. */
+  private static void defineCompaction(OptionGroup group) {
+    group.define(
         COMPACTION_INTERVAL_MS,
         Type.LONG,
         300_000L,
@@ -324,55 +333,45 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "How often each table is compacted, and old snapshots and orphan files removed; 0"
             + " disables it (run Paimon's compaction job instead). Each table is compacted by"
             + " exactly one task of the connector, so compaction never conflicts with ingest.",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Compaction interval");
-    def.define(
+    group.define(
         COMPACTION_FULL,
         Type.BOOLEAN,
         false,
         Importance.LOW,
         "Compact fully (one sorted run per bucket) instead of Paimon's usual minor"
             + " compaction. Needed for Iceberg-compatible metadata to show the latest rows.",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Full compaction");
-    def.define(
+    group.define(
         SNAPSHOT_RETAIN_MIN,
         Type.INT,
         10,
         ConfigDef.Range.atLeast(1),
         Importance.LOW,
         "Snapshots always kept.",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Snapshots kept at least");
-    def.define(
+    group.define(
         SNAPSHOT_RETAIN_MAX,
         Type.INT,
         100,
         ConfigDef.Range.atLeast(1),
         Importance.LOW,
         "Snapshots kept at most; must be at least compaction.snapshots.retain.min.",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Snapshots kept at most");
-    def.define(
+    group.define(
         SNAPSHOT_TIME_RETAINED_MS,
         Type.LONG,
         3_600_000L,
         ConfigDef.Range.atLeast(0),
         Importance.LOW,
         "Snapshots younger than this are kept (time travel and lagging readers).",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Snapshot retention time");
-    def.define(
+    group.define(
         ORPHAN_FILES_OLDER_THAN_MS,
         Type.LONG,
         86_400_000L,
@@ -380,108 +379,72 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         Importance.LOW,
         "Files no snapshot references and older than this are deleted. Keep it well above the"
             + " longest commit interval: younger files may belong to a commit in flight.",
-        COMPACTION_GROUP,
-        ++order,
         Width.SHORT,
         "Orphan file age");
+  }
 
-    order = 0;
-    def.define(
+  /** How transient failures are waited out. */
+  private static void defineRetries(OptionGroup group) {
+    group.define(
         RetrySettings.MAX_DURATION_MS,
         Type.LONG,
         RetrySettings.DEFAULT_MAX_DURATION_MS,
         ConfigDef.Range.atLeast(0),
         Importance.MEDIUM,
         RetrySettings.MAX_DURATION_DOC,
-        RETRY_GROUP,
-        ++order,
         Width.SHORT,
         "Retry duration");
-    def.define(
+    group.define(
         RetrySettings.BACKOFF_MS,
         Type.LONG,
         RetrySettings.DEFAULT_BACKOFF_MS,
         ConfigDef.Range.atLeast(10),
         Importance.LOW,
         RetrySettings.BACKOFF_DOC,
-        RETRY_GROUP,
-        ++order,
         Width.SHORT,
         "Retry backoff");
-    def.define(
+    group.define(
         RetrySettings.MAX_BACKOFF_MS,
         Type.LONG,
         RetrySettings.DEFAULT_MAX_BACKOFF_MS,
         ConfigDef.Range.atLeast(10),
         Importance.LOW,
         RetrySettings.MAX_BACKOFF_DOC,
-        RETRY_GROUP,
-        ++order,
         Width.SHORT,
         "Longest retry backoff");
-
-    for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
-      def.define(key);
-    }
-    return def;
-  }
-
-  private static ConfigDef tableSettingsDef(String prefix) {
-    ConfigDef def = new ConfigDef();
-    tableSettingsDefinitions(def, prefix, false);
-    return def;
   }
 
   /**
-   * Defines the table settings under {@code prefix}; once as the documented {@code table.*}
-   * defaults, once without prefix to parse a table's merged settings.
+   * The table settings by their names without prefix, declared once: {@link #TABLES} documents them
+   * as the {@code table.*} defaults and parses the {@code table.<table>.*} overrides with them.
    */
-  private static void tableSettingsDefinitions(ConfigDef def, String prefix, boolean documented) {
-    int order = 0;
-    def.define(
-        prefix + AUTO_CREATE,
+  private static ConfigDef tableSettingsDef() {
+    ConfigDef def = new ConfigDef();
+    OptionGroup group = new OptionGroup(def, TABLE_GROUP);
+    group.define(
+        AUTO_CREATE,
         Type.BOOLEAN,
         true,
         Importance.MEDIUM,
         "Create a missing table from the first record routed to it (columns from the record"
             + " schema, primary key from the record key). When false a missing table stops the"
             + " task with an error naming it.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
         "Auto-create tables");
-    def.define(
-        prefix + MERGE_ENGINE,
-        Type.STRING,
-        MergeEngine.DEDUPLICATE.paimonName(),
-        new ConfigDef.Validator() {
-          @Override
-          public void ensureValid(String name, Object value) {
-            try {
-              MergeEngine.fromPaimonName(String.valueOf(value));
-            } catch (IllegalArgumentException e) {
-              throw new ConfigException(name, value, e.getMessage());
-            }
-          }
-
-          @Override
-          public String toString() {
-            return "[deduplicate, partial-update, first-row, aggregation]";
-          }
-        },
+    group.define(
+        MERGE_ENGINE,
+        MERGE_ENGINES,
+        MergeEngine.DEDUPLICATE,
         Importance.HIGH,
         "Merge engine of created tables. 'deduplicate': the latest event of a key wins (the"
             + " table mirrors the source table). 'partial-update': events of a key are merged"
             + " column by column, null means 'no value', so several topics can fill one wide"
             + " table; needs a delete-policy. 'first-row' and 'aggregation' are passed to"
             + " Paimon as they are (set their options under table.option.*).",
-        TABLE_GROUP,
-        ++order,
         Width.MEDIUM,
-        "Merge engine",
-        recommender(Arrays.stream(MergeEngine.values()).map(MergeEngine::paimonName).toList()));
-    def.define(
-        prefix + BUCKETS,
+        "Merge engine");
+    group.define(
+        BUCKETS,
         Type.INT,
         4,
         ConfigDef.Range.between(1, 1024),
@@ -489,22 +452,18 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "Fixed number of buckets of created tables (parallelism of reads and compaction)."
             + " Paimon's dynamic bucket mode is not offered: its bucket assignment is not safe"
             + " with several tasks writing one table.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
         "Buckets");
-    def.define(
-        prefix + PARTITION_KEYS,
+    group.define(
+        PARTITION_KEYS,
         Type.LIST,
         "",
         Importance.MEDIUM,
         "Partition columns of created tables; they become part of the primary key.",
-        TABLE_GROUP,
-        ++order,
         Width.MEDIUM,
         "Partition keys");
-    def.define(
-        prefix + PRIMARY_KEY_FIELDS,
+    group.define(
+        PRIMARY_KEY_FIELDS,
         Type.LIST,
         "",
         Importance.MEDIUM,
@@ -513,15 +472,12 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " primary key): the table is then a primary-key table on these columns, whose"
             + " values must identify a row. Empty: the fields of the record key are the primary"
             + " key, and keyless records follow keyless-mode.",
-        TABLE_GROUP,
-        ++order,
         Width.MEDIUM,
         "Primary key fields");
-    def.define(
-        prefix + KEYLESS_MODE,
-        Type.STRING,
-        KeylessMode.APPEND.configName(),
-        enumValidator(KeylessMode.values()),
+    group.define(
+        KEYLESS_MODE,
+        KEYLESS_MODES,
+        KeylessMode.APPEND,
         Importance.MEDIUM,
         "What records without a key (a source table without primary key) do when"
             + " primary-key-fields is empty. 'append': the table is created append-only (no"
@@ -531,13 +487,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " _changelake_source_position and _changelake_kafka_offset; truncates empty it"
             + " as usual. Other tables of the task are not affected. 'fail': refuse the record"
             + " (dead-letter queue or task failure) naming the table and these settings.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
-        "Keyless records",
-        enumRecommender(KeylessMode.values()));
-    def.define(
-        prefix + SEQUENCE_FIELDS,
+        "Keyless records");
+    group.define(
+        SEQUENCE_FIELDS,
         Type.LIST,
         "",
         Importance.LOW,
@@ -545,29 +498,12 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " columns with the source position (PostgreSQL LSN, MySQL binlog position, else"
             + " the source timestamp) and the Kafka offset, which keep per-key order across"
             + " rebalances, retries and restarts.",
-        TABLE_GROUP,
-        ++order,
         Width.MEDIUM,
         "Sequence fields");
-    def.define(
-        prefix + CHANGELOG_PRODUCER,
-        Type.STRING,
-        ChangelogProducer.LOOKUP.paimonName(),
-        new ConfigDef.Validator() {
-          @Override
-          public void ensureValid(String name, Object value) {
-            try {
-              ChangelogProducer.fromPaimonName(String.valueOf(value));
-            } catch (IllegalArgumentException e) {
-              throw new ConfigException(name, value, e.getMessage());
-            }
-          }
-
-          @Override
-          public String toString() {
-            return "[none, input, lookup, full-compaction]";
-          }
-        },
+    group.define(
+        CHANGELOG_PRODUCER,
+        CHANGELOG_PRODUCERS,
+        ChangelogProducer.LOOKUP,
         Importance.MEDIUM,
         "Changelog producer of created tables: 'lookup' gives complete update pairs (needed"
             + " by the Changelake source connector) one compaction round after their commit."
@@ -576,49 +512,38 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " round (compaction.interval.ms is the changelog's latency; costlier compactions,"
             + " fewer changelog rows). 'input' stores the events as received, 'none' stores no"
             + " changelog.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
-        "Changelog producer",
-        recommender(
-            Arrays.stream(ChangelogProducer.values()).map(ChangelogProducer::paimonName).toList()));
-    def.define(
-        prefix + DELETE_POLICY,
-        Type.STRING,
-        DeletePolicy.DEFAULT.configName(),
-        enumValidator(DeletePolicy.values()),
+        "Changelog producer");
+    group.define(
+        DELETE_POLICY,
+        DELETE_POLICIES,
+        DeletePolicy.DEFAULT,
         Importance.MEDIUM,
         "What a delete event does. 'default': deduplicate and first-row tables remove the row,"
             + " partial-update tables need an explicit choice. 'remove-row': remove the whole"
             + " row. 'clear-columns' (partial-update tables only, for one wide table fed by"
             + " several topics): set the columns of the delete's topic to NULL, keep the other"
             + " topics' columns and the row. 'ignore': keep the row.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
-        "Delete policy",
-        enumRecommender(DeletePolicy.values()));
-    def.define(
-        prefix + TRUNCATE_POLICY,
-        Type.STRING,
-        TruncatePolicy.DELETE_ALL.configName(),
-        enumValidator(TruncatePolicy.values()),
+        "Delete policy");
+    group.define(
+        TRUNCATE_POLICY,
+        TRUNCATE_POLICIES,
+        TruncatePolicy.DELETE_ALL,
         Importance.MEDIUM,
         "What a truncate event (op 't') does. 'delete-all': empty the table in one snapshot"
             + " that also records the positions after the truncate (rows buffered before it are"
             + " dropped, since it deletes them anyway). 'ignore': keep the rows. 'fail': stop"
             + " the task with an error naming the record.",
-        TABLE_GROUP,
-        ++order,
         Width.SHORT,
-        "Truncate policy",
-        enumRecommender(TruncatePolicy.values()));
+        "Truncate policy");
+    return def;
   }
 
   // ---- typed access ----
 
   public InputFormat inputFormat() {
-    return InputFormat.fromConfigName(getString(INPUT_FORMAT));
+    return INPUT_FORMATS.parse(INPUT_FORMAT, getString(INPUT_FORMAT));
   }
 
   public String flattenedOpField() {
@@ -721,80 +646,26 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   /** The settings of {@code table}: the defaults with its {@code table.<table>.*} overrides. */
   public TableSettings tableSettings(String table) {
-    Map<String, String> merged = new HashMap<>();
-    Map<String, String> options = new LinkedHashMap<>();
-    String own = TABLE_PREFIX + table + ".";
-    // defaults first, then the table's own keys win
-    for (Map.Entry<String, String> e : originalStrings.entrySet()) {
-      String key = e.getKey();
-      if (key.startsWith(TABLE_OPTION_PREFIX)) {
-        options.put(key.substring(TABLE_OPTION_PREFIX.length()), e.getValue());
-      } else if (key.startsWith(TABLE_PREFIX) && isTableSetting(key.substring(6))) {
-        merged.put(key.substring(TABLE_PREFIX.length()), e.getValue());
-      }
-    }
-    for (Map.Entry<String, String> e : originalStrings.entrySet()) {
-      String key = e.getKey();
-      if (!key.startsWith(own)) {
-        continue;
-      }
-      String setting = key.substring(own.length());
-      if (setting.startsWith(OPTION + ".")) {
-        options.put(setting.substring(OPTION.length() + 1), e.getValue());
-      } else if (isTableSetting(setting)) {
-        merged.put(setting, e.getValue());
-      } else {
-        throw new ConfigException(
-            key,
-            e.getValue(),
-            "Unknown table setting '"
-                + setting
-                + "'. Per-table keys are table.<table>.<setting> with <setting> one of "
-                + TABLE_SETTINGS_DEF.names()
-                + ", or table.<table>.option.<paimon-table-option>");
-      }
-    }
-    Map<String, Object> parsed;
-    try {
-      parsed = TABLE_SETTINGS_DEF.parse(merged);
-    } catch (ConfigException e) {
-      throw new ConfigException(
-          "Invalid settings for table '" + table + "' (table." + table + ".*): " + e.getMessage());
-    }
+    PerTableKeys.Resolved resolved = TABLES.resolve(originalStrings, table);
+    Map<String, Object> parsed = resolved.settings();
     return new TableSettings(
         table,
         (Boolean) parsed.get(AUTO_CREATE),
-        MergeEngine.fromPaimonName((String) parsed.get(MERGE_ENGINE)),
+        MERGE_ENGINES.parse(MERGE_ENGINE, parsed.get(MERGE_ENGINE)),
         (Integer) parsed.get(BUCKETS),
         stringList(parsed.get(PARTITION_KEYS)),
         stringList(parsed.get(PRIMARY_KEY_FIELDS)),
-        KeylessMode.fromConfigName((String) parsed.get(KEYLESS_MODE)),
+        KEYLESS_MODES.parse(KEYLESS_MODE, parsed.get(KEYLESS_MODE)),
         stringList(parsed.get(SEQUENCE_FIELDS)),
-        ChangelogProducer.fromPaimonName((String) parsed.get(CHANGELOG_PRODUCER)),
-        DeletePolicy.fromConfigName((String) parsed.get(DELETE_POLICY)),
-        TruncatePolicy.fromConfigName((String) parsed.get(TRUNCATE_POLICY)),
-        options);
+        CHANGELOG_PRODUCERS.parse(CHANGELOG_PRODUCER, parsed.get(CHANGELOG_PRODUCER)),
+        DELETE_POLICIES.parse(DELETE_POLICY, parsed.get(DELETE_POLICY)),
+        TRUNCATE_POLICIES.parse(TRUNCATE_POLICY, parsed.get(TRUNCATE_POLICY)),
+        resolved.passthrough());
   }
 
   /** Names of tables that have {@code table.<table>.*} overrides. */
   public static Set<String> overriddenTables(Map<String, String> props) {
-    Set<String> tables = new TreeSet<>();
-    for (String key : props.keySet()) {
-      if (!key.startsWith(TABLE_PREFIX) || key.startsWith(TABLE_OPTION_PREFIX)) {
-        continue;
-      }
-      String rest = key.substring(TABLE_PREFIX.length());
-      int dot = rest.indexOf('.');
-      // the defaults are single words (table.merge-engine); overrides have a table segment
-      if (dot > 0) {
-        tables.add(rest.substring(0, dot));
-      }
-    }
-    return tables;
-  }
-
-  private static boolean isTableSetting(String name) {
-    return TABLE_SETTINGS_DEF.names().contains(name);
+    return TABLES.overriddenTables(props);
   }
 
   @SuppressWarnings("unchecked")
@@ -806,49 +677,6 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
       }
     }
     return out;
-  }
-
-  private static <E extends Enum<E>> ConfigDef.Validator enumValidator(E[] values) {
-    List<String> names =
-        Arrays.stream(values)
-            .map(v -> v.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-            .toList();
-    return new ConfigDef.Validator() {
-      @Override
-      public void ensureValid(String name, Object value) {
-        if (value == null
-            || !names.contains(String.valueOf(value).trim().toLowerCase(Locale.ROOT))) {
-          throw new ConfigException(name, value, "Must be one of " + names);
-        }
-      }
-
-      @Override
-      public String toString() {
-        return names.toString();
-      }
-    };
-  }
-
-  private static <E extends Enum<E>> ConfigDef.Recommender enumRecommender(E[] values) {
-    return recommender(
-        Arrays.stream(values)
-            .map(v -> v.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-            .toList());
-  }
-
-  private static ConfigDef.Recommender recommender(List<String> values) {
-    List<Object> copy = List.copyOf(values);
-    return new ConfigDef.Recommender() {
-      @Override
-      public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-        return copy;
-      }
-
-      @Override
-      public boolean visible(String name, Map<String, Object> parsedConfig) {
-        return true;
-      }
-    };
   }
 
   private static final class NameFormatValidator implements ConfigDef.Validator {

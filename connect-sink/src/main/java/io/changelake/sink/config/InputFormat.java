@@ -1,24 +1,21 @@
 package io.changelake.sink.config;
 
-import java.util.Locale;
+import io.changelake.schema.config.ConfigEnum;
 
 /** Shape of the record values the sink consumes. */
-public enum InputFormat {
-  /** Debezium envelopes and flattened records are told apart record by record. */
-  AUTO,
-  /** Debezium change envelopes: {@code op}, {@code before}, {@code after}, {@code source}. */
-  ENVELOPE,
-  /**
-   * Rows flattened by Debezium's {@code ExtractNewRecordState}, with {@code __op}/{@code
-   * __deleted}.
-   */
-  FLATTENED;
+public enum InputFormat implements ConfigEnum {
+  AUTO("Debezium envelopes and flattened records are told apart record by record."),
+  ENVELOPE("Debezium change envelopes: op, before, after, source."),
+  FLATTENED("Rows flattened by Debezium's ExtractNewRecordState, with __op/__deleted.");
 
-  public String configName() {
-    return name().toLowerCase(Locale.ROOT);
+  private final String description;
+
+  InputFormat(String description) {
+    this.description = description;
   }
 
-  static InputFormat fromConfigName(String value) {
-    return InputFormat.valueOf(value.trim().toUpperCase(Locale.ROOT));
+  @Override
+  public String description() {
+    return description;
   }
 }

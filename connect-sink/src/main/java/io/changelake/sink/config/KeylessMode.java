@@ -1,27 +1,27 @@
 package io.changelake.sink.config;
 
-import java.util.Locale;
+import io.changelake.schema.config.ConfigEnum;
 
 /**
  * What the sink does with records that carry no key (a source table without a primary key, e.g.
  * PostgreSQL with {@code REPLICA IDENTITY FULL} and no key) when no primary key is configured for
  * their table ({@code table.<table>.primary-key-fields}).
  */
-public enum KeylessMode {
-  /**
-   * Write every change as a row of an append-only table (no primary key): the row's columns plus
-   * the operation and the source position, so the table is the history of the source table.
-   */
-  APPEND,
-  /** Refuse the record with an error naming the table and the settings to use. */
-  FAIL;
+public enum KeylessMode implements ConfigEnum {
+  APPEND(
+      "Write every change as a row of an append-only table (no primary key): the row's columns"
+          + " plus the operation and the source position, so the table is the history of the"
+          + " source table."),
+  FAIL("Refuse the record with an error naming the table and the settings to use.");
 
-  /** The name used in configs, e.g. {@code append}. */
-  public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  private final String description;
+
+  KeylessMode(String description) {
+    this.description = description;
   }
 
-  static KeylessMode fromConfigName(String value) {
-    return KeylessMode.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+  @Override
+  public String description() {
+    return description;
   }
 }

@@ -1,26 +1,28 @@
 package io.changelake.sink.config;
 
-import java.util.Locale;
+import io.changelake.schema.config.ConfigEnum;
 
 /** What a truncate event ({@code op = t}) does to a table. */
-public enum TruncatePolicy {
+public enum TruncatePolicy implements ConfigEnum {
   /**
-   * Remove every row: the table is emptied in one overwrite snapshot carrying the positions after
-   * the truncate. Rows buffered before it are dropped rather than committed first, so no crash can
+   * Rows buffered before the truncate are dropped rather than committed first, so no crash can
    * leave them committed with positions that skip the truncate; rows after it survive.
    */
-  DELETE_ALL,
-  /** Keep the rows; the event is skipped. */
-  IGNORE,
-  /** Stop the task with an error naming the record, for pipelines where truncates are a mistake. */
-  FAIL;
+  DELETE_ALL(
+      "Remove every row: the table is emptied in one overwrite snapshot carrying the positions"
+          + " after the truncate."),
+  IGNORE("Keep the rows; the event is skipped."),
+  FAIL(
+      "Stop the task with an error naming the record, for pipelines where truncates are a mistake.");
 
-  /** The name used in configs, e.g. {@code delete-all}. */
-  public String configName() {
-    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  private final String description;
+
+  TruncatePolicy(String description) {
+    this.description = description;
   }
 
-  static TruncatePolicy fromConfigName(String value) {
-    return TruncatePolicy.valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+  @Override
+  public String description() {
+    return description;
   }
 }

@@ -3,7 +3,6 @@ package io.changelake.sink.task;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
-import io.changelake.lsm.commit.WriterFencedException;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.write.WriterPool;
@@ -73,6 +72,7 @@ public final class ChangelakeSinkTask extends SinkTask {
   // a newer instance of this task writes the same tables: every later call fails the task
   private ConnectException fenced;
   private OutageTracker outages;
+  private FailurePolicy failures;
   private boolean databaseChecked;
   // put threw RetriableException after rewinding: Connect's next put is the same batch again,
   // whose records arrive anew from the rewound positions, so that delivery is skipped
@@ -114,13 +114,14 @@ public final class ChangelakeSinkTask extends SinkTask {
             users);
     tables = pipeline.tables();
     order = pipeline.order();
+    failures = new FailurePolicy(outages);
     try {
       openLake();
     } catch (RuntimeException e) {
       // Connect fails a task whose start throws: a transient failure is retried from put instead
-      if (outages.failed(e, "opening the catalog")
-          instanceof OutageTracker.Decision.GiveUp giveUp) {
-        throw new ConnectException(giveUp.message(), e);
+      if (failures.onFailure(e, "opening the catalog")
+          instanceof FailurePolicy.Decision.Fail fail) {
+        throw new ConnectException(fail.message(), e);
       }
       closeLake();
     }
@@ -248,11 +249,11 @@ public final class ChangelakeSinkTask extends SinkTask {
    *     put); that delivery is then skipped, as its records come again after the rewind
    */
   private RuntimeException onFailure(RuntimeException error, String doing, boolean redelivered) {
-    OutageTracker.Decision decision = outages.failed(error, doing);
-    if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
-      return new ConnectException(giveUp.message(), error);
+    FailurePolicy.Decision decision = failures.onFailure(error, doing);
+    if (decision instanceof FailurePolicy.Decision.Fail fail) {
+      return new ConnectException(fail.message(), error);
     }
-    OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
+    OutageTracker.Decision.Retry retry = ((FailurePolicy.Decision.Retry) decision).outage();
     Map<TopicPartition, Long> rewind = discardUncommitted();
     context.offset(rewind);
     context.timeout(retry.backoff().toMillis());
@@ -399,11 +400,8 @@ public final class ChangelakeSinkTask extends SinkTask {
       table.dirty = false;
       table.forgetContained();
     }
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof WriterFencedException) {
-        fenced = new ConnectException(t.getMessage(), failure);
-      }
-    }
+    FailurePolicy.fencedBy(failure)
+        .ifPresent(f -> fenced = new ConnectException(f.getMessage(), failure));
   }
 
   /** Tables whose writer is open (not closed as idle), for tests. */

@@ -87,6 +87,9 @@ final class ErrorHandler {
     if (error instanceof io.changelake.schema.evolution.SchemaEvolutionException e) {
       return e.column();
     }
+    if (error instanceof io.changelake.lsm.fault.LakeDataException e) {
+      return e.field();
+    }
     return null;
   }
 }

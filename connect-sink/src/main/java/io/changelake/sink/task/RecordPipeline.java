@@ -3,7 +3,6 @@ package io.changelake.sink.task;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.commit.SourceProgress;
-import io.changelake.lsm.fault.Failures;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.schema.ConversionOptions;
@@ -132,7 +131,7 @@ final class RecordPipeline {
         | DecodingException
         | ValueConversionException
         | SchemaEvolutionException e) {
-      if (Failures.isTransient(e)) {
+      if (!FailurePolicy.isRecordFault(e)) {
         // the storage or catalog failed, not the record: never dead-letter it for that
         throw ErrorHandler.describe(record, table, e);
       }

@@ -1,5 +1,6 @@
 package io.changelake.lsm.commit;
 
+import io.changelake.lsm.fault.BrokenWriterException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
@@ -201,7 +202,7 @@ public final class OffsetFallbackStore {
         int equals = item.lastIndexOf('=');
         int at = item.lastIndexOf('@');
         if (equals < 0 || at < equals) {
-          throw new IllegalStateException(
+          throw new BrokenWriterException(
               "Malformed entry '" + item + "' in the offset copy " + file + "; delete the file");
         }
         entries.put(

@@ -1,5 +1,7 @@
 package io.changelake.lsm.compact;
 
+import io.changelake.lsm.fault.BrokenWriterException;
+import io.changelake.lsm.fault.LakeException;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
@@ -98,8 +100,10 @@ public final class Compactor {
       commit.filterAndCommitMultiple(List.of(committable));
       return new CompactionResult(identifier, snapshotOf(compacting, identifier), buckets.size());
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "Compacting table " + table.fullName() + " failed: " + e.getMessage(), e);
+      throw LakeException.wrap(
+          "Compacting table " + table.fullName() + " failed: " + e.getMessage(),
+          e,
+          BrokenWriterException::new);
     }
   }
 
@@ -146,8 +150,10 @@ public final class Compactor {
       throw new UncheckedIOException(
           "Cleaning orphan files of table " + table.fullName() + " failed: " + e.getMessage(), e);
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "Cleaning orphan files of table " + table.fullName() + " failed: " + e.getMessage(), e);
+      throw LakeException.wrap(
+          "Cleaning orphan files of table " + table.fullName() + " failed: " + e.getMessage(),
+          e,
+          BrokenWriterException::new);
     }
     return new MaintenanceResult(before == null ? 0 : before, after == null ? 0 : after, deleted);
   }

@@ -19,9 +19,13 @@ import java.util.Set;
  * Otherwise the outermost transient sign decides, and names the dependency: a {@code PSQLException}
  * caused by a refused connection is the catalog database, not the object store.
  *
- * <p>Classes are recognised by name, not {@code instanceof}: {@code paimon-s3} loads Hadoop's S3A
- * and the AWS SDK in a class loader of its own, so their classes are not the ones this module could
- * link against.
+ * <p>lsm-writer's own {@link LakeException}s keep their cause, so the chain decides for them too,
+ * except that a {@link WriterFencedException} or a {@link LakeDataException} is terminal whatever
+ * it wraps.
+ *
+ * <p>Classes of other libraries are recognised by name, not {@code instanceof}: {@code paimon-s3}
+ * loads Hadoop's S3A and the AWS SDK in a class loader of its own, so their classes are not the
+ * ones this module could link against.
  */
 public final class Failures {
   /** Exceptions (simple class names) that mean a person must act: retrying cannot help. */
@@ -96,6 +100,10 @@ public final class Failures {
   public static Failure classify(Throwable error) {
     Failure.Transient generic = null;
     for (Throwable t : chain(error)) {
+      if (t instanceof WriterFencedException || t instanceof LakeDataException) {
+        // typed by lsm-writer as never retriable: no cause they wrap may make them transient
+        return new Failure.Terminal(error, "never retried: " + describe(t));
+      }
       String terminal = terminalSign(t);
       if (terminal != null) {
         return new Failure.Terminal(error, terminal + hint(terminal));

@@ -1,5 +1,7 @@
 package io.changelake.lsm.table;
 
+import io.changelake.lsm.fault.LakeDataException;
+import io.changelake.lsm.fault.LakeException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -61,8 +63,10 @@ public final class LakeTables {
     } catch (Exception e) {
       // another task may have created it between the catalog's check and its create
       if (!databaseExists(catalog, database)) {
-        throw new IllegalStateException(
-            "Cannot create database '" + database + "': " + e.getMessage(), e);
+        throw LakeException.wrap(
+            "Cannot create database '" + database + "': " + e.getMessage(),
+            e,
+            (message, cause) -> new LakeDataException(message, database, null, cause));
       }
     }
   }
@@ -76,12 +80,15 @@ public final class LakeTables {
       throw new IllegalArgumentException("Table " + id.getFullName() + " does not exist", e);
     }
     if (!(table instanceof FileStoreTable fileStoreTable)) {
-      throw new IllegalArgumentException(
+      throw new LakeDataException(
           "Table "
               + id.getFullName()
               + " is a "
               + table.getClass().getSimpleName()
-              + ", not a Paimon file store table");
+              + ", not a Paimon file store table",
+          id.getFullName(),
+          null,
+          null);
     }
     // a caching catalog may hand out a table on an older schema
     return onLatestSchema(fileStoreTable);

@@ -1,5 +1,8 @@
 package io.changelake.lsm.write;
 
+import io.changelake.lsm.fault.BrokenWriterException;
+import io.changelake.lsm.fault.LakeDataException;
+import io.changelake.lsm.fault.LakeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,8 +41,11 @@ public final class KeyLookup {
 
   public KeyLookup(FileStoreTable table) {
     if (table.primaryKeys().isEmpty()) {
-      throw new IllegalArgumentException(
-          "Table " + table.fullName() + " has no primary key, so rows cannot be looked up by key");
+      throw new LakeDataException(
+          "Table " + table.fullName() + " has no primary key, so rows cannot be looked up by key",
+          table.fullName(),
+          null,
+          null);
     }
     this.table = table;
     this.rowType = table.rowType();
@@ -83,8 +89,10 @@ public final class KeyLookup {
         }
       }
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "Looking up a key in table " + table.fullName() + " failed: " + e.getMessage(), e);
+      throw LakeException.wrap(
+          "Looking up a key in table " + table.fullName() + " failed: " + e.getMessage(),
+          e,
+          BrokenWriterException::new);
     }
     return Optional.ofNullable(found);
   }

@@ -6,7 +6,12 @@ import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.commit.TruncateMarker;
-import io.changelake.lsm.commit.WriterFencedException;
+import io.changelake.lsm.fault.BrokenWriterException;
+import io.changelake.lsm.fault.CommitConflictException;
+import io.changelake.lsm.fault.LakeDataException;
+import io.changelake.lsm.fault.LakeException;
+import io.changelake.lsm.fault.LakeUnavailableException;
+import io.changelake.lsm.fault.WriterFencedException;
 import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -110,13 +115,16 @@ final class PooledTableWriter implements TableWriter {
     boolean appendOnly =
         latest.primaryKeys().isEmpty() && latest.bucketMode() == BucketMode.BUCKET_UNAWARE;
     if (latest.bucketMode() != BucketMode.HASH_FIXED && !appendOnly) {
-      throw new IllegalArgumentException(
+      throw new LakeDataException(
           "Table "
               + identifier.getFullName()
               + " uses bucket mode "
               + latest.bucketMode()
               + "; the writer supports fixed buckets (and bucket-unaware append-only tables) only:"
-              + " create the table with 'bucket' >= 1");
+              + " create the table with 'bucket' >= 1",
+          identifier.getFullName(),
+          "bucket",
+          null);
     }
     // ingest writers never compact: several tasks write the same buckets, and two compacting
     // writers fail each other's commits ("File deletion conflicts")
@@ -258,7 +266,7 @@ final class PooledTableWriter implements TableWriter {
       try {
         commit.filterAndCommitMultiple(pending);
       } catch (RuntimeException e) {
-        throw new IllegalStateException(
+        throw LakeException.wrap(
             "Commit "
                 + committedId
                 + " of table "
@@ -267,7 +275,8 @@ final class PooledTableWriter implements TableWriter {
                 + commitUser
                 + "' failed; the written files stay pending and the next commit retries them: "
                 + e.getMessage(),
-            e);
+            e,
+            CommitConflictException::new);
       }
       OptionalLong newest = hasFiles ? snapshotOf(newestId) : OptionalLong.empty();
       if (newest.isPresent()) {
@@ -281,7 +290,7 @@ final class PooledTableWriter implements TableWriter {
       }
       if (attempt >= COMMIT_ATTEMPTS) {
         throw fail(
-            new IllegalStateException(
+            new BrokenWriterException(
                 "Commit "
                     + committedId
                     + " of table "
@@ -415,7 +424,7 @@ final class PooledTableWriter implements TableWriter {
         snapshots.commitEarliestHint(earliest);
       }
     } catch (IOException e) {
-      throw new IllegalStateException(
+      throw new LakeUnavailableException(
           "Writing the earliest-snapshot hint of table "
               + identifier.getFullName()
               + " failed before commit "
@@ -576,7 +585,7 @@ final class PooledTableWriter implements TableWriter {
     try (TableCommitImpl overwrite = whole.newCommit(commitUser).withOverwrite(Map.of())) {
       overwrite.filterAndCommitMultiple(List.of(pendingTruncate));
     } catch (Exception e) {
-      throw new IllegalStateException(
+      throw LakeException.wrap(
           "Truncating table "
               + identifier.getFullName()
               + " (commit "
@@ -586,11 +595,12 @@ final class PooledTableWriter implements TableWriter {
               + "') failed; the truncate stays pending and the next commit or truncate retries"
               + " it: "
               + e.getMessage(),
-          e);
+          e,
+          CommitConflictException::new);
     }
     OptionalLong snapshotId = snapshotOf(id);
     if (snapshotId.isEmpty()) {
-      throw new IllegalStateException(
+      throw new CommitConflictException(
           "Truncating table "
               + identifier.getFullName()
               + " (commit "
@@ -601,13 +611,14 @@ final class PooledTableWriter implements TableWriter {
               + describeNewestOfUser()
               + ") took its commit identifier. The truncate stays pending and the next commit or"
               + " truncate retries it past that instance's commits. "
-              + sharedUserAdvice());
+              + sharedUserAdvice(),
+          null);
     }
     try {
       new OffsetFallbackStore(table)
           .record(commitUser, snapshotId.getAsLong(), pendingTruncateOffsets);
     } catch (RuntimeException e) {
-      throw new IllegalStateException(
+      throw new LakeUnavailableException(
           "Truncating table "
               + identifier.getFullName()
               + " committed snapshot "
@@ -752,7 +763,7 @@ final class PooledTableWriter implements TableWriter {
 
   private void checkUsable() {
     if (failure != null) {
-      throw new IllegalStateException(
+      throw new BrokenWriterException(
           "The writer of table "
               + identifier.getFullName()
               + " failed earlier and holds no reliable data; close the pool and resume from the"
@@ -768,7 +779,7 @@ final class PooledTableWriter implements TableWriter {
 
   private RuntimeException fail(String what, Exception cause) {
     failure =
-        new IllegalStateException(
+        new BrokenWriterException(
             what + " for table " + identifier.getFullName() + " failed: " + cause.getMessage(),
             cause);
     return failure;

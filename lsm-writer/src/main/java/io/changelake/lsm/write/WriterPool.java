@@ -1,6 +1,7 @@
 package io.changelake.lsm.write;
 
 import io.changelake.lsm.commit.CommitFence;
+import io.changelake.lsm.fault.BrokenWriterException;
 import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -170,8 +171,8 @@ public final class WriterPool implements AutoCloseable {
     if (failures.isEmpty()) {
       return;
     }
-    IllegalStateException error =
-        new IllegalStateException(what + " failed: " + failures.get(0).getMessage());
+    BrokenWriterException error =
+        new BrokenWriterException(what + " failed: " + failures.get(0).getMessage());
     failures.forEach(error::addSuppressed);
     throw error;
   }

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.SourcePartition;
-import io.changelake.lsm.commit.WriterFencedException;
+import io.changelake.lsm.fault.WriterFencedException;
 import io.changelake.lsm.testing.LakeRows;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.changelake.schema.evolution;
 
-import java.util.Arrays;
+import io.changelake.schema.config.EnumOption;
+import io.changelake.schema.config.OptionGroup;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -48,10 +48,16 @@ public record EvolutionPolicy(
   public static final String GROUP = "Schema evolution";
 
   // in the order users see them; for incompatible types the safe default comes first
-  private static final List<SchemaChangeBehavior> COMMON =
-      List.of(SchemaChangeBehavior.APPLY, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.FAIL);
-  private static final List<SchemaChangeBehavior> INCOMPATIBLE =
-      List.of(SchemaChangeBehavior.FAIL, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.LENIENT);
+  private static final EnumOption<SchemaChangeBehavior> COMMON =
+      EnumOption.of(
+          List.of(
+              SchemaChangeBehavior.APPLY, SchemaChangeBehavior.IGNORE, SchemaChangeBehavior.FAIL));
+  private static final EnumOption<SchemaChangeBehavior> INCOMPATIBLE =
+      EnumOption.of(
+          List.of(
+              SchemaChangeBehavior.FAIL,
+              SchemaChangeBehavior.IGNORE,
+              SchemaChangeBehavior.LENIENT));
 
   public EvolutionPolicy {
     require(ADD_COLUMN, addColumn, COMMON);
@@ -73,66 +79,60 @@ public record EvolutionPolicy(
   /** The {@code schema.evolution.*} settings, to merge into a connector's ConfigDef. */
   public static ConfigDef configDef() {
     ConfigDef def = new ConfigDef();
-    int order = 0;
+    OptionGroup group = new OptionGroup(def, GROUP);
     define(
-        def,
+        group,
         ADD_COLUMN,
         SchemaChangeBehavior.APPLY,
         COMMON,
-        ++order,
         "A record field the table has no column for. APPLY adds a nullable column at the end of the"
             + " table; IGNORE drops the field's values; FAIL stops the task.");
     define(
-        def,
+        group,
         ADD_REQUIRED_COLUMN,
         SchemaChangeBehavior.FAIL,
         COMMON,
-        ++order,
         "A new record field that is required (NOT NULL) and has no default value: rows already in"
             + " the table cannot get a value for it. APPLY adds it as a nullable column (old rows"
             + " read null); IGNORE drops the field's values; FAIL stops the task.");
     define(
-        def,
+        group,
         WIDEN_TYPE,
         SchemaChangeBehavior.APPLY,
         COMMON,
-        ++order,
         "A field whose type is wider than its column's (int8->int16->int32->int64, float->double,"
             + " decimal growth keeping the integer digits, char/varchar/binary length, timestamp"
             + " precision, integer->wide enough decimal). APPLY widens the column; IGNORE keeps"
             + " it and writes values that fit (a value that does not fit stops the task); FAIL"
             + " stops the task.");
     define(
-        def,
+        group,
         RELAX_NOT_NULL,
         SchemaChangeBehavior.APPLY,
         COMMON,
-        ++order,
         "An optional field for a NOT NULL column. APPLY makes the column nullable (never for"
             + " primary-key columns); IGNORE keeps NOT NULL (a null value stops the task); FAIL"
             + " stops the task.");
     define(
-        def,
+        group,
         MISSING_COLUMN,
         SchemaChangeBehavior.APPLY,
         COMMON,
-        ++order,
         "A column the record has no field for (e.g. dropped in the source). Columns are never"
             + " dropped. APPLY keeps the column, writes null (partial-update tables keep the"
             + " stored value) and makes it nullable if needed; IGNORE does the same without"
             + " changing the table (a NOT NULL column then stops the task); FAIL stops the task.");
     define(
-        def,
+        group,
         INCOMPATIBLE_TYPE,
         SchemaChangeBehavior.FAIL,
         INCOMPATIBLE,
-        ++order,
         "A field whose type cannot be reached from its column's type without loss (narrowing a"
             + " column is never done; narrower values are simply written into the wider column)."
             + " FAIL stops the task; LENIENT keeps the old column (null from then on) and adds a"
             + " new nullable column named <column>__<new type>, e.g. price__string or"
             + " price__decimal_20_4; IGNORE drops the field's values (data loss).");
-    def.define(
+    group.define(
         MAX_ATTEMPTS,
         Type.INT,
         10,
@@ -140,8 +140,6 @@ public record EvolutionPolicy(
         Importance.LOW,
         "How often a task re-reads the table schema and re-plans when other tasks change it at"
             + " the same time, before failing.",
-        GROUP,
-        ++order,
         Width.SHORT,
         "Schema change attempts");
     return def;
@@ -155,57 +153,40 @@ public record EvolutionPolicy(
             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     AbstractConfig config = new AbstractConfig(configDef(), own, false);
     return new EvolutionPolicy(
-        behavior(config, ADD_COLUMN),
-        behavior(config, ADD_REQUIRED_COLUMN),
-        behavior(config, WIDEN_TYPE),
-        behavior(config, RELAX_NOT_NULL),
-        behavior(config, MISSING_COLUMN),
-        behavior(config, INCOMPATIBLE_TYPE),
+        behavior(config, ADD_COLUMN, COMMON),
+        behavior(config, ADD_REQUIRED_COLUMN, COMMON),
+        behavior(config, WIDEN_TYPE, COMMON),
+        behavior(config, RELAX_NOT_NULL, COMMON),
+        behavior(config, MISSING_COLUMN, COMMON),
+        behavior(config, INCOMPATIBLE_TYPE, INCOMPATIBLE),
         config.getInt(MAX_ATTEMPTS));
   }
 
-  private static SchemaChangeBehavior behavior(AbstractConfig config, String key) {
-    return SchemaChangeBehavior.valueOf(config.getString(key).trim().toUpperCase(Locale.ROOT));
+  private static SchemaChangeBehavior behavior(
+      AbstractConfig config, String key, EnumOption<SchemaChangeBehavior> option) {
+    return option.parse(key, config.getString(key));
   }
 
   private static void define(
-      ConfigDef def,
+      OptionGroup group,
       String key,
       SchemaChangeBehavior defaultValue,
-      List<SchemaChangeBehavior> allowed,
-      int order,
+      EnumOption<SchemaChangeBehavior> option,
       String doc) {
-    String[] names = allowed.stream().map(Enum::name).toArray(String[]::new);
-    def.define(
+    group.define(
         key,
-        Type.STRING,
-        defaultValue.name(),
-        ConfigDef.CaseInsensitiveValidString.in(names),
+        option,
+        defaultValue,
         Importance.MEDIUM,
-        doc + " One of " + Arrays.toString(names) + ".",
-        GROUP,
-        order,
+        doc + " One of " + option.names() + ".",
         Width.SHORT,
-        key.substring(PREFIX.length()),
-        new EnumRecommender(names));
+        key.substring(PREFIX.length()));
   }
 
   private static void require(
-      String key, SchemaChangeBehavior value, List<SchemaChangeBehavior> allowed) {
-    if (value == null || !allowed.contains(value)) {
-      throw new ConfigException(key, value, "must be one of " + allowed);
-    }
-  }
-
-  private record EnumRecommender(String[] names) implements ConfigDef.Recommender {
-    @Override
-    public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-      return List.of((Object[]) names);
-    }
-
-    @Override
-    public boolean visible(String name, Map<String, Object> parsedConfig) {
-      return true;
+      String key, SchemaChangeBehavior value, EnumOption<SchemaChangeBehavior> allowed) {
+    if (value == null || !allowed.names().contains(value.configName())) {
+      throw new ConfigException(key, value, "must be one of " + allowed.names());
     }
   }
 }

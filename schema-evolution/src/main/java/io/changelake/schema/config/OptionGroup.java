@@ -1,0 +1,157 @@
+package io.changelake.schema.config;
+
+import java.util.List;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+
+/**
+ * Defines the keys of one documentation group of a {@link ConfigDef}, numbered in the order they
+ * are defined, so a connector's config reads as one small method per group and never counts
+ * positions by hand.
+ */
+public final class OptionGroup {
+
+  private final ConfigDef def;
+  private final String name;
+  private int order;
+
+  public OptionGroup(ConfigDef def, String name) {
+    this.def = def;
+    this.name = name;
+  }
+
+  /** The group's name as shown in the docs and by Connect. */
+  public String name() {
+    return name;
+  }
+
+  /** A key without validator. */
+  public OptionGroup define(
+      String key,
+      Type type,
+      Object defaultValue,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName) {
+    return define(key, type, defaultValue, null, importance, doc, width, displayName);
+  }
+
+  /** A key with a validator ({@code null} for none). */
+  public OptionGroup define(
+      String key,
+      Type type,
+      Object defaultValue,
+      ConfigDef.Validator validator,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName) {
+    return define(
+        key, type, defaultValue, validator, importance, doc, width, displayName, List.of(), null);
+  }
+
+  /** A key with a recommender (e.g. one deciding when the key is shown). */
+  public OptionGroup define(
+      String key,
+      Type type,
+      Object defaultValue,
+      ConfigDef.Validator validator,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName,
+      ConfigDef.Recommender recommender) {
+    return define(
+        key,
+        type,
+        defaultValue,
+        validator,
+        importance,
+        doc,
+        width,
+        displayName,
+        List.of(),
+        recommender);
+  }
+
+  /** A key with dependents and a recommender ({@code null} for none). */
+  public OptionGroup define(
+      String key,
+      Type type,
+      Object defaultValue,
+      ConfigDef.Validator validator,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName,
+      List<String> dependents,
+      ConfigDef.Recommender recommender) {
+    def.define(
+        key,
+        type,
+        defaultValue,
+        validator,
+        importance,
+        doc,
+        name,
+        ++order,
+        width,
+        displayName,
+        dependents,
+        recommender);
+    return this;
+  }
+
+  /** An enum option: its validator, recommender and default all come from {@code option}. */
+  public <E> OptionGroup define(
+      String key,
+      EnumOption<E> option,
+      E defaultValue,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName) {
+    return define(key, option, defaultValue, importance, doc, width, displayName, List.of());
+  }
+
+  /** An enum option whose value decides which {@code dependents} apply. */
+  public <E> OptionGroup define(
+      String key,
+      EnumOption<E> option,
+      E defaultValue,
+      Importance importance,
+      String doc,
+      Width width,
+      String displayName,
+      List<String> dependents) {
+    return define(
+        key,
+        Type.STRING,
+        option.nameOf(defaultValue),
+        option.validator(),
+        importance,
+        doc,
+        width,
+        displayName,
+        dependents,
+        option.recommender());
+  }
+
+  /** {@code key} as it is, under another name, in this group at the next position. */
+  public OptionGroup define(String newName, ConfigDef.ConfigKey key) {
+    return define(
+        newName,
+        key.type,
+        key.hasDefault() ? key.defaultValue : ConfigDef.NO_DEFAULT_VALUE,
+        key.validator,
+        key.importance,
+        key.documentation,
+        key.width,
+        key.displayName,
+        key.dependents,
+        key.recommender);
+  }
+}
