@@ -1,5 +1,6 @@
 package io.changelake.lsm.compact;
 
+import io.changelake.lsm.commit.DataFileBytes;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import java.io.IOException;
@@ -78,7 +79,7 @@ public final class Compactor {
             ? List.of()
             : compacting.newSnapshotReader().bucketEntries();
     if (buckets.isEmpty()) {
-      return new CompactionResult(identifier, OptionalLong.empty(), 0);
+      return new CompactionResult(identifier, OptionalLong.empty(), 0, 0, BucketFiles.NONE);
     }
     try {
       Files.createDirectories(spillDirectory);
@@ -96,7 +97,14 @@ public final class Compactor {
       ManifestCommittable committable = new ManifestCommittable(identifier);
       messages.forEach(committable::addFileCommittable);
       commit.filterAndCommitMultiple(List.of(committable));
-      return new CompactionResult(identifier, snapshotOf(compacting, identifier), buckets.size());
+      OptionalLong snapshot = snapshotOf(compacting, identifier);
+      return new CompactionResult(
+          identifier,
+          snapshot,
+          buckets.size(),
+          DataFileBytes.added(messages),
+          // a round another compactor's commit beat leaves the files as they were
+          BucketFiles.afterCompaction(buckets, snapshot.isPresent() ? messages : List.of()));
     } catch (Exception e) {
       throw new IllegalStateException(
           "Compacting table " + table.fullName() + " failed: " + e.getMessage(), e);

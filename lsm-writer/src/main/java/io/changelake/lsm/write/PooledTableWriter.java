@@ -2,6 +2,7 @@ package io.changelake.lsm.write;
 
 import io.changelake.lsm.commit.CommitFence;
 import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.DataFileBytes;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
@@ -175,6 +176,7 @@ final class PooledTableWriter implements TableWriter {
       throw fail("Preparing commit " + id, e);
     }
     nextIdentifier++;
+    long bytes = DataFileBytes.added(messages);
     boolean hasFiles =
         messages.stream().anyMatch(message -> !((CommitMessageImpl) message).isEmpty());
     if (hasFiles) {
@@ -188,7 +190,7 @@ final class PooledTableWriter implements TableWriter {
     rowsSinceCommit = 0;
     clearBuffered();
     if (pending.isEmpty()) {
-      return new CommitResult(identifier, id, OptionalLong.empty(), rows);
+      return new CommitResult(identifier, id, OptionalLong.empty(), rows, bytes);
     }
     long committedId = id;
     OptionalLong snapshotId = OptionalLong.empty();
@@ -243,7 +245,7 @@ final class PooledTableWriter implements TableWriter {
                     + sharedUserAdvice()));
       }
     }
-    return new CommitResult(identifier, committedId, snapshotId, rows);
+    return new CommitResult(identifier, committedId, snapshotId, rows, bytes);
   }
 
   /**
@@ -438,7 +440,7 @@ final class PooledTableWriter implements TableWriter {
     long rows = rowsSinceCommit;
     // rows buffered before the truncate may follow it in the source (consumed earlier from another
     // partition): commit them so the overwrite below sees and filters them like every stored row
-    commit(before);
+    long flushedBytes = commit(before).bytesWritten();
     long id = nextIdentifier++;
     List<CommitMessage> kept;
     try {
@@ -464,7 +466,8 @@ final class PooledTableWriter implements TableWriter {
     // the bucket writers remember the files they wrote; start afresh on the emptied table
     closeQuietlyForReopen();
     open(table);
-    return new CommitResult(identifier, id, snapshotId, rows);
+    return new CommitResult(
+        identifier, id, snapshotId, rows, flushedBytes + DataFileBytes.added(kept));
   }
 
   /**
