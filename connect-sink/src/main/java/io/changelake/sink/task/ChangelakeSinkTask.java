@@ -386,7 +386,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     table.writer().write(row);
     table.dirty = true;
-    table.metrics.rowWritten();
+    table.metrics.rowWritten(change.source().sourceTimestamp());
   }
 
   /**
@@ -462,7 +462,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       if (!result.rowType().equals(writer.table().rowType())) {
         // the writer holds rows of the old schema: commit them, then write with the new one
         CommitResult commit = writer.reopen(progress(table));
-        table.metrics.committed(0, commit.snapshotId());
+        table.metrics.committed(0, commit);
         table.dirty = false;
         table.clearConverters();
         writer = table.writer();
@@ -544,7 +544,7 @@ public final class ChangelakeSinkTask extends SinkTask {
                     after,
                     row -> sequence != null && row.getLong(sequence[0]) > at.value());
         table.dirty = false;
-        table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
+        table.metrics.committed((System.nanoTime() - start) / 1_000_000, result);
         LOG.info("Truncated {} at {}: {}", id, truncate.origin().describe(), result);
       }
     }
@@ -619,7 +619,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       long tableStart = System.nanoTime();
       CommitResult result = table.writer().commit(progress(table, positions));
       table.dirty = false;
-      table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result.snapshotId());
+      table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result);
       LOG.debug("Committed {}: {}", table.id, result);
     }
   }
