@@ -26,6 +26,11 @@ public interface MetricsRegistry extends AutoCloseable {
   enum Stat {
     /** Events (values recorded) per second over Kafka's sample window (30 s by default): rate. */
     RATE("rate"),
+    /**
+     * The sum of the values recorded per second over the window (bytes per second when each value
+     * is a byte count): suffix rate, so a sensor takes this or {@link #RATE}, never both.
+     */
+    VALUE_RATE("rate"),
     /** Average of the values recorded in the window: suffix avg. */
     AVG("avg"),
     /** Largest value recorded in the window: suffix max. */

@@ -6,6 +6,7 @@ import org.apache.kafka.common.metrics.stats.Avg;
 import org.apache.kafka.common.metrics.stats.Max;
 import org.apache.kafka.common.metrics.stats.Rate;
 import org.apache.kafka.common.metrics.stats.WindowedCount;
+import org.apache.kafka.common.metrics.stats.WindowedSum;
 
 /** Kafka's stat for each {@link MetricsRegistry.Stat}; classes Kafka 3.9 clients already have. */
 final class Stats {
@@ -15,6 +16,7 @@ final class Stats {
     return switch (stat) {
       // events per second whatever value each carries, so one sensor gives rate, avg and max
       case RATE -> new Rate(new WindowedCount());
+      case VALUE_RATE -> new Rate(new WindowedSum());
       case AVG -> new Avg();
       case MAX -> new Max();
     };

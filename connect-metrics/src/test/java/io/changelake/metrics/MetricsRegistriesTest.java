@@ -124,6 +124,27 @@ class MetricsRegistriesTest {
   }
 
   @Test
+  void aValueRateSensorPublishesTheSumOfItsValuesPerSecondNotTheCountOfEvents() throws Exception {
+    ObjectName name =
+        new ObjectName("kafka.connect:type=plugins,connector=jmx-bytes,task=0,table=shop.orders");
+    try (MetricsRegistry registry = new JmxMetricsRegistry("jmx-bytes", 0)) {
+      MetricsRegistry.Recorder bytes =
+          registry.sensor(
+              "table-bytes-written",
+              "Bytes.",
+              table("shop.orders"),
+              Set.of(MetricsRegistry.Stat.VALUE_RATE));
+      bytes.record(1000);
+      bytes.record(3000);
+
+      // 4000 bytes over Kafka's shortest rate window (one 30 s sample plus the time elapsed);
+      // counting the two events instead would give 2/30 per second
+      assertThat((Double) JMX.getAttribute(name, "table-bytes-written-rate"))
+          .isBetween(4000 / 40.0, 4000 / 30.0);
+    }
+  }
+
+  @Test
   void pluginMetricsSensorsCarryTheTaskTagsAndAreRemovedOnClose() {
     try (Metrics workerMetrics = new Metrics(new MetricConfig())) {
       LinkedHashMap<String, String> taskTags = new LinkedHashMap<>();

@@ -53,7 +53,9 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
             : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp())
                 .withStream(
                     SourceBlocks.stream(
-                        name -> SourceBlocks.get(sourceBlock, name), operation == DebeziumOp.READ));
+                        name -> SourceBlocks.get(sourceBlock, name), operation == DebeziumOp.READ))
+                .withSourceTimestamp(
+                    SourceBlocks.sourceTimestamp(name -> SourceBlocks.get(sourceBlock, name)));
     if (operation == DebeziumOp.TRUNCATE) {
       return new ChangeEvent.Truncate(
           origin,

@@ -81,7 +81,8 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
                 : metadata.apply(name);
     SourceInfo source =
         SourceBlocks.read(metadata, origin.timestamp())
-            .withStream(SourceBlocks.stream(sourceOnly, DebeziumOp.READ.code().equals(opValue)));
+            .withStream(SourceBlocks.stream(sourceOnly, DebeziumOp.READ.code().equals(opValue)))
+            .withSourceTimestamp(SourceBlocks.sourceTimestamp(sourceOnly));
     if (DebeziumOp.TRUNCATE.code().equals(opValue)) {
       return new ChangeEvent.Truncate(
           origin, source, SourceBlocks.positions(metadata, origin.timestamp()));

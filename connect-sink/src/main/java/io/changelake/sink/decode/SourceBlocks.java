@@ -4,6 +4,7 @@ import io.changelake.schema.debezium.EnvelopeFields.Source;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Struct;
@@ -48,6 +49,16 @@ final class SourceBlocks {
     positions.add(
         new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0)));
     return positions;
+  }
+
+  /**
+   * {@code ts_ms} of the source block: when the source committed the change. {@code field} must
+   * read it from the source block only, as for {@link #stream}.
+   */
+  static OptionalLong sourceTimestamp(Function<String, Object> field) {
+    return field.apply(Source.TS_MS) instanceof Number ts
+        ? OptionalLong.of(ts.longValue())
+        : OptionalLong.empty();
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.changelake.sink.decode;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the Debezium {@code source} block says about a change.
@@ -12,13 +13,26 @@ import java.util.Optional;
  * @param stream where the source's log stood, to tell a log that restarted lower; empty when the
  *     record does not carry it (snapshot reads, flattened records without {@code sequence} or
  *     {@code file}/{@code pos} and {@code source.ts_ms} in {@code add.fields})
+ * @param sourceTimestamp {@code source.ts_ms} (flattened: {@code __source_ts_ms}), when the source
+ *     committed the change; empty when the record does not carry it (flattened records without
+ *     {@code source.ts_ms} in {@code add.fields}, records without a source block)
  */
 public record SourceInfo(
     Optional<String> db,
     Optional<String> schema,
     Optional<String> table,
     SourcePosition position,
-    Optional<StreamPosition> stream) {
+    Optional<StreamPosition> stream,
+    OptionalLong sourceTimestamp) {
+
+  public SourceInfo(
+      Optional<String> db,
+      Optional<String> schema,
+      Optional<String> table,
+      SourcePosition position,
+      Optional<StreamPosition> stream) {
+    this(db, schema, table, position, stream, OptionalLong.empty());
+  }
 
   public SourceInfo(
       Optional<String> db,
@@ -38,6 +52,10 @@ public record SourceInfo(
   }
 
   SourceInfo withStream(Optional<StreamPosition> stream) {
-    return new SourceInfo(db, schema, table, position, stream);
+    return new SourceInfo(db, schema, table, position, stream, sourceTimestamp);
+  }
+
+  SourceInfo withSourceTimestamp(OptionalLong sourceTimestamp) {
+    return new SourceInfo(db, schema, table, position, stream, sourceTimestamp);
   }
 }

@@ -1,7 +1,11 @@
 package io.changelake.sink.metrics;
 
+import io.changelake.lsm.compact.BucketFiles;
+import io.changelake.metrics.MetricsRegistry;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Compaction of one table as one task sees it; tagged {@code table=<database.table>}. Updated by
@@ -13,6 +17,9 @@ public final class CompactionMetrics {
   private final AtomicLong failingRounds = new AtomicLong();
   // when any task of the connector last compacted the table (its heartbeat), 0 when unknown
   private final AtomicLong lastSuccessMs = new AtomicLong();
+  // after this task's latest round; null before its first
+  private final AtomicReference<BucketFiles> files = new AtomicReference<>();
+  private final MetricsRegistry.Recorder durationSensor;
 
   CompactionMetrics(String table, SinkMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -38,9 +45,41 @@ public final class CompactionMetrics {
             + " not known yet. Grows past a few compaction intervals when compaction falls behind.",
         tags,
         this::ageMs);
+    durationSensor =
+        owner.sensor(
+            "table-compaction-duration-ms",
+            "Successful compaction and maintenance rounds of the table by this task per second"
+                + " (rate), and their average and longest duration in ms.",
+            tags,
+            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
+    owner.gauge(
+        "table-files-per-bucket-max",
+        "Data files in the table's fullest bucket after this task's latest compaction round; -1"
+            + " before its first.",
+        tags,
+        () -> {
+          BucketFiles after = files.get();
+          return after == null ? -1L : after.maxFiles();
+        });
+    owner.gauge(
+        "table-files-per-bucket-avg",
+        "Data files per bucket of the table on average after this task's latest compaction round;"
+            + " -1 before its first.",
+        tags,
+        () -> {
+          BucketFiles after = files.get();
+          return after == null ? -1.0 : after.averageFiles();
+        });
   }
 
-  public void succeeded(long nowMs) {
+  /** A round took {@code durationMs} and left the table's buckets with {@code filesAfter}. */
+  public void succeeded(long nowMs, long durationMs, BucketFiles filesAfter) {
+    durationSensor.record(durationMs);
+    files.set(filesAfter);
+    succeeded(nowMs);
+  }
+
+  private void succeeded(long nowMs) {
     compactions.incrementAndGet();
     failingRounds.set(0);
     lastSuccessMs.set(nowMs);

@@ -4,7 +4,6 @@ import io.changelake.lsm.fault.Dependency;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.metrics.MetricsRegistries;
 import io.changelake.metrics.MetricsRegistry;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +19,8 @@ import org.apache.kafka.connect.sink.SinkTaskContext;
  */
 public final class SinkMetrics implements AutoCloseable {
   private final MetricsRegistry registry;
-  private final Map<String, TableMetrics> tables = new HashMap<>();
+  // read by the reporters' freshness gauge while the task thread adds tables
+  private final Map<String, TableMetrics> tables = new java.util.concurrent.ConcurrentHashMap<>();
   // the compactor thread registers compaction metrics while the task thread registers its own
   private final Map<String, CompactionMetrics> compactions =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -88,6 +88,21 @@ public final class SinkMetrics implements AutoCloseable {
             + " rounds.",
         new LinkedHashMap<>(),
         this::commitMillisTotal);
+    gauge(
+        "freshness-ms-max",
+        "The largest table-freshness-ms over the task's tables: now minus the newest committed"
+            + " source timestamp of the table furthest behind; -1 while no table's is known.",
+        new LinkedHashMap<>(),
+        this::freshnessMsMax);
+  }
+
+  /** The largest known freshness over the tables, -1 when none is known. */
+  public long freshnessMsMax() {
+    long max = -1;
+    for (TableMetrics table : tables.values()) {
+      max = Math.max(max, table.freshnessMs());
+    }
+    return max;
   }
 
   public void recordIn() {

@@ -1,11 +1,17 @@
 package io.changelake.sink.metrics;
 
+import io.changelake.lsm.commit.CommitResult;
 import io.changelake.metrics.MetricsRegistry;
 import java.util.LinkedHashMap;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Counters of one table within one task; tagged {@code table=<database.table>}. */
+/**
+ * Counters of one table within one task; tagged {@code table=<database.table>}. Updated by the
+ * thread that writes and commits the table, read by the worker's metrics reporters: every field is
+ * atomic.
+ */
 public final class TableMetrics {
   private final AtomicLong recordsIn = new AtomicLong();
   private final AtomicLong rowsWritten = new AtomicLong();
@@ -20,6 +26,13 @@ public final class TableMetrics {
   private final MetricsRegistry.Recorder rowsWrittenSensor;
   private final MetricsRegistry.Recorder commitSensor;
   private final MetricsRegistry.Recorder rowsPerCommitSensor;
+  private final MetricsRegistry.Recorder bytesSensor;
+  private final MetricsRegistry.Recorder schemaChangeSensor;
+  private final AtomicLong bytesWritten = new AtomicLong();
+  // newest source.ts_ms of the rows written since the last commit, and of the committed rows; 0
+  // while unknown (no row carried one)
+  private final AtomicLong pendingNewestSourceMs = new AtomicLong();
+  private final AtomicLong committedNewestSourceMs = new AtomicLong();
 
   TableMetrics(String table, SinkMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -68,10 +81,42 @@ public final class TableMetrics {
             "Average and largest number of rows one commit of the table carried.",
             tags,
             Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
+    owner.gauge(
+        "table-bytes-written-total",
+        "Bytes of the data and changelog files the task's commits added to the table.",
+        tags,
+        bytesWritten::get);
+    bytesSensor =
+        owner.sensor(
+            "table-bytes-written",
+            "Bytes of data and changelog files the task's commits added to the table per second.",
+            tags,
+            Set.of(MetricsRegistry.Stat.VALUE_RATE));
+    schemaChangeSensor =
+        owner.sensor(
+            "table-schema-changes",
+            "Schema changes this task applied to the table per second.",
+            tags,
+            Set.of(MetricsRegistry.Stat.VALUE_RATE));
+    owner.gauge(
+        "table-freshness-ms",
+        "Now minus the newest source timestamp (Debezium source.ts_ms, flattened __source_ts_ms)"
+            + " among the rows this task committed to the table; -1 while unknown (nothing"
+            + " committed since the task started, or the records carry no source timestamp).",
+        tags,
+        this::freshnessMs);
   }
 
   public void recordIn() {
     recordsIn.incrementAndGet();
+  }
+
+  /** A row was written; {@code sourceTimestamp}: when the source committed it, if known. */
+  public void rowWritten(OptionalLong sourceTimestamp) {
+    if (sourceTimestamp.isPresent()) {
+      pendingNewestSourceMs.accumulateAndGet(sourceTimestamp.getAsLong(), Math::max);
+    }
+    rowWritten();
   }
 
   public void rowWritten() {
@@ -80,7 +125,19 @@ public final class TableMetrics {
     oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
   }
 
-  public void committed(long durationMs, java.util.OptionalLong snapshotId) {
+  /** {@code result}'s rows are committed (or there was nothing to commit). */
+  public void committed(long durationMs, CommitResult result) {
+    bytesWritten.addAndGet(result.bytesWritten());
+    bytesSensor.record(result.bytesWritten());
+    // rows written from here on belong to the next commit
+    long newest = pendingNewestSourceMs.getAndSet(0);
+    if (newest > 0) {
+      committedNewestSourceMs.accumulateAndGet(newest, Math::max);
+    }
+    committed(durationMs, result.snapshotId());
+  }
+
+  private void committed(long durationMs, OptionalLong snapshotId) {
     commits.incrementAndGet();
     commitDurationMs.set(durationMs);
     commitSensor.record(durationMs);
@@ -92,6 +149,17 @@ public final class TableMetrics {
 
   public void schemaChanged(int steps) {
     schemaChanges.addAndGet(steps);
+    schemaChangeSensor.record(steps);
+  }
+
+  /** See the {@code table-freshness-ms} gauge; -1 while unknown. */
+  public long freshnessMs() {
+    long newest = committedNewestSourceMs.get();
+    return newest == 0 ? -1 : Math.max(0, System.currentTimeMillis() - newest);
+  }
+
+  public long bytesWritten() {
+    return bytesWritten.get();
   }
 
   public long rowsWritten() {

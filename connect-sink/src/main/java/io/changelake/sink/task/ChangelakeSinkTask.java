@@ -334,7 +334,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       long tableStart = System.nanoTime();
       CommitResult result = table.writer().commit(pipeline.progress(table, positions));
       table.dirty = false;
-      table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result.snapshotId());
+      table.metrics.committed((System.nanoTime() - tableStart) / 1_000_000, result);
       LOG.debug("Committed {}: {}", table.id, result);
     }
   }

@@ -135,7 +135,7 @@ final class CommitRound implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new TableCommitException(table, e);
     }
-    table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
+    table.metrics.committed((System.nanoTime() - start) / 1_000_000, result);
     LOG.debug("Committed {}: {}", table.id, result);
   }
 

@@ -1,6 +1,7 @@
 package io.changelake.sink.task;
 
 import io.changelake.lsm.compact.CompactionHeartbeat;
+import io.changelake.lsm.compact.CompactionResult;
 import io.changelake.lsm.compact.CompactionSettings;
 import io.changelake.lsm.compact.Compactor;
 import io.changelake.sink.config.ChangelakeSinkConfig;
@@ -49,9 +50,9 @@ final class CompactionScheduler implements AutoCloseable {
    */
   static final Duration TAKEOVER_AT_THE_EARLIEST = Duration.ofMinutes(10);
 
-  /** What is done to one table in a round; a seam for tests. */
+  /** What is done to one table in a round; a seam for tests. Returns the compaction's outcome. */
   interface TableCompaction {
-    void run(Compactor compactor, FileStoreTable table, boolean full) throws Exception;
+    CompactionResult run(Compactor compactor, FileStoreTable table, boolean full) throws Exception;
   }
 
   private final Catalog catalog;
@@ -85,8 +86,9 @@ final class CompactionScheduler implements AutoCloseable {
         users,
         metrics,
         (compactor, table, full) -> {
-          compactor.compact(table, full);
+          CompactionResult result = compactor.compact(table, full);
           compactor.maintain(table);
+          return result;
         });
   }
 
@@ -235,12 +237,13 @@ final class CompactionScheduler implements AutoCloseable {
           taskCount,
           taskId);
     }
-    compaction.run(compactor, fileStoreTable, full);
+    long started = System.nanoTime();
+    CompactionResult result = compaction.run(compactor, fileStoreTable, full);
     long done = System.currentTimeMillis();
     CompactionHeartbeat.record(fileStoreTable, users.compactor() + " (task " + taskId + ")", done);
     withoutHeartbeatSince.remove(id);
     long failedRounds = tableMetrics.failingRounds();
-    tableMetrics.succeeded(done);
+    tableMetrics.succeeded(done, (System.nanoTime() - started) / 1_000_000, result.filesAfter());
     if (failedRounds > 0) {
       LOG.info(
           "Compaction of table {} by task {} works again after {} failed rounds",

@@ -212,7 +212,7 @@ final class RecordPipeline {
     }
     table.writer().write(row);
     table.dirty = true;
-    table.metrics.rowWritten();
+    table.metrics.rowWritten(change.source().sourceTimestamp());
   }
 
   /**
@@ -289,7 +289,7 @@ final class RecordPipeline {
       if (!result.rowType().equals(writer.table().rowType())) {
         // the writer holds rows of the old schema: commit them, then write with the new one
         CommitResult commit = writer.reopen(progress(table));
-        table.metrics.committed(0, commit.snapshotId());
+        table.metrics.committed(0, commit);
         table.dirty = false;
         table.clearConverters();
         writer = table.writer();
@@ -371,7 +371,7 @@ final class RecordPipeline {
                     after,
                     row -> sequence != null && row.getLong(sequence[0]) > at.value());
         table.dirty = false;
-        table.metrics.committed((System.nanoTime() - start) / 1_000_000, result.snapshotId());
+        table.metrics.committed((System.nanoTime() - start) / 1_000_000, result);
         LOG.info("Truncated {} at {}: {}", id, truncate.origin().describe(), result);
       }
     }

@@ -222,6 +222,40 @@ class DecodersTest {
   }
 
   @Test
+  void theSourceCommitTimeIsReadFromEnvelopesAndFlattenedAddFieldsNeverFromProcessingTime() {
+    assertThat(
+            ((RowChange) new DebeziumEnvelopeDecoder().decode(pg("c", null, row(1, "a"), 5)))
+                .source()
+                .sourceTimestamp())
+        .hasValue(1000L);
+    Struct withSourceTs = new Struct(FLAT).put("id", 1).put("__op", "c").put("__source_ts_ms", 99L);
+    assertThat(((RowChange) flat().decode(record(key(1), FLAT, withSourceTs, 3))).source())
+        .extracting(SourceInfo::sourceTimestamp)
+        .isEqualTo(java.util.OptionalLong.of(99L));
+
+    // add.fields=ts_ms is Debezium's processing time; ExtractNewRecordState's defaults add nothing
+    Schema processingTimeOnly =
+        SchemaBuilder.struct()
+            .name("db.public.t.Value")
+            .field("id", Schema.INT32_SCHEMA)
+            .field("__ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    Schema defaults =
+        SchemaBuilder.struct().name("db.public.t.Value").field("id", Schema.INT32_SCHEMA).build();
+    for (Struct value :
+        new Struct[] {
+          new Struct(processingTimeOnly).put("id", 1).put("__ts_ms", 77L),
+          new Struct(defaults).put("id", 1)
+        }) {
+      assertThat(
+              ((RowChange) flat().decode(record(key(1), value.schema(), value, 3)))
+                  .source()
+                  .sourceTimestamp())
+          .isEmpty();
+    }
+  }
+
+  @Test
   void flattenedTombstoneWithKeyIsADeleteOfUnknownPosition() {
     RowChange change = (RowChange) flat().decode(record(key(9), null, null, 4));
 

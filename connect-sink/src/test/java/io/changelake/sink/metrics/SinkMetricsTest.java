@@ -3,11 +3,14 @@ package io.changelake.sink.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.compact.BucketFiles;
 import io.changelake.metrics.PluginMetricsRegistry;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +78,101 @@ class SinkMetricsTest {
                           new java.util.LinkedHashMap<>(TASK)))
                   .metricValue())
           .isEqualTo(1L);
+      metrics.close();
+    }
+  }
+
+  /** What the worker's metrics hold under {@code name} for {@code table} (null: none). */
+  private static Object value(Metrics worker, String name, String table) {
+    java.util.LinkedHashMap<String, String> tags = new java.util.LinkedHashMap<>(TASK);
+    if (table != null) {
+      tags.put("table", table);
+    }
+    var metric = worker.metric(worker.metricName(name, "plugins", "", tags));
+    return metric == null ? null : metric.metricValue();
+  }
+
+  private static CommitResult commit(long rows, long bytes) {
+    return new CommitResult(
+        Identifier.create("lake", "orders"), 1, java.util.OptionalLong.of(1), rows, bytes);
+  }
+
+  @Test
+  void freshnessIsNowMinusTheNewestCommittedSourceTimestampAndUnknownUntilThen() {
+    try (Metrics worker = new Metrics()) {
+      SinkMetrics metrics =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      TableMetrics orders = metrics.table("lake.orders");
+      TableMetrics flat = metrics.table("lake.flat");
+      long now = System.currentTimeMillis();
+      orders.rowWritten(java.util.OptionalLong.of(now - 60_000));
+      orders.rowWritten(java.util.OptionalLong.of(now - 50_000));
+      // a flattened record at ExtractNewRecordState's defaults carries no source timestamp
+      flat.rowWritten(java.util.OptionalLong.empty());
+      assertThat(value(worker, "table-freshness-ms", "lake.orders"))
+          .as("written, not committed")
+          .isEqualTo(-1L);
+      assertThat(value(worker, "freshness-ms-max", null)).isEqualTo(-1L);
+
+      orders.committed(5, commit(2, 100));
+      flat.committed(5, commit(1, 100));
+
+      assertThat((Long) value(worker, "table-freshness-ms", "lake.orders"))
+          .isBetween(50_000L, 50_000L + (System.currentTimeMillis() - now));
+      assertThat(value(worker, "table-freshness-ms", "lake.flat")).isEqualTo(-1L);
+      assertThat((Long) value(worker, "freshness-ms-max", null)).isGreaterThanOrEqualTo(50_000L);
+
+      // a row written after the commit counts only once it is committed
+      orders.rowWritten(java.util.OptionalLong.of(now - 1_000));
+      assertThat((Long) value(worker, "table-freshness-ms", "lake.orders"))
+          .isGreaterThanOrEqualTo(50_000L);
+      orders.committed(5, commit(1, 0));
+      assertThat((Long) value(worker, "table-freshness-ms", "lake.orders"))
+          .isBetween(1_000L, 1_000L + (System.currentTimeMillis() - now));
+      metrics.close();
+    }
+  }
+
+  @Test
+  void bytesAndSchemaChangesArePublishedAsTotalsAndRates() {
+    try (Metrics worker = new Metrics()) {
+      SinkMetrics metrics =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      TableMetrics orders = metrics.table("lake.orders");
+      orders.committed(5, commit(2, 3000));
+      orders.committed(5, commit(1, 1000));
+      orders.schemaChanged(2);
+
+      assertThat(value(worker, "table-bytes-written-total", "lake.orders")).isEqualTo(4000L);
+      // per second over Kafka's rate window (at least 30 s): bytes, not commits
+      assertThat((Double) value(worker, "table-bytes-written-rate", "lake.orders"))
+          .isBetween(4000 / 40.0, 4000 / 30.0);
+      assertThat(value(worker, "table-schema-changes-total", "lake.orders")).isEqualTo(2L);
+      assertThat((Double) value(worker, "table-schema-changes-rate", "lake.orders"))
+          .isBetween(2 / 40.0, 2 / 30.0);
+      metrics.close();
+    }
+  }
+
+  @Test
+  void compactionRoundsPublishTheirDurationAndTheFilesPerBucketTheyLeft() {
+    try (Metrics worker = new Metrics()) {
+      SinkMetrics metrics =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      CompactionMetrics compaction = metrics.compaction("lake.orders");
+      assertThat(value(worker, "table-files-per-bucket-max", "lake.orders")).isEqualTo(-1L);
+      assertThat(value(worker, "table-files-per-bucket-avg", "lake.orders")).isEqualTo(-1.0);
+
+      compaction.succeeded(System.currentTimeMillis(), 400, new BucketFiles(4, 3, 6));
+      compaction.succeeded(System.currentTimeMillis(), 200, new BucketFiles(4, 2, 5));
+
+      assertThat(value(worker, "table-files-per-bucket-max", "lake.orders")).isEqualTo(2L);
+      assertThat(value(worker, "table-files-per-bucket-avg", "lake.orders")).isEqualTo(1.25);
+      assertThat(value(worker, "table-compaction-duration-ms-max", "lake.orders")).isEqualTo(400.0);
+      assertThat(value(worker, "table-compaction-duration-ms-avg", "lake.orders")).isEqualTo(300.0);
+      assertThat((Double) value(worker, "table-compaction-duration-ms-rate", "lake.orders"))
+          .isPositive();
+      assertThat(value(worker, "table-compactions-total", "lake.orders")).isEqualTo(2L);
       metrics.close();
     }
   }

@@ -76,8 +76,9 @@ class CompactionSchedulerTest {
               if (table.name().equals(broken) && !fixed) {
                 throw error;
               }
-              compactor.compact(table, full);
+              var result = compactor.compact(table, full);
               compactor.maintain(table);
+              return result;
             });
     schedulers.add(scheduler);
     return scheduler;

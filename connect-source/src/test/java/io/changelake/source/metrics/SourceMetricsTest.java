@@ -48,4 +48,40 @@ class SourceMetricsTest {
   private static MetricName name(Metrics worker, LinkedHashMap<String, String> tags) {
     return worker.metricName("table-records-out-total", "plugins", "", tags);
   }
+
+  @Test
+  void recordsAndTransactionsArePublishedAsRatesNextToTheirTotals() {
+    try (Metrics worker = new Metrics()) {
+      SourceMetrics metrics =
+          new SourceMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      SourceTableMetrics table = metrics.table("db.a");
+      table.recordsOut(30);
+      table.snapshotDone(1, true);
+      table.recordsOut(10);
+      table.snapshotDone(2, true);
+      table.snapshotDone(3, false);
+
+      LinkedHashMap<String, String> tags = new LinkedHashMap<>(TASK);
+      tags.put("table", "db.a");
+      // per second over Kafka's rate window (at least 30 s): 40 records, 2 published snapshots
+      assertThat(
+              (Double)
+                  worker
+                      .metric(worker.metricName("table-records-out-rate", "plugins", "", tags))
+                      .metricValue())
+          .isBetween(40 / 40.0, 40 / 30.0);
+      assertThat(
+              (Double)
+                  worker
+                      .metric(worker.metricName("table-transactions-rate", "plugins", "", tags))
+                      .metricValue())
+          .isBetween(2 / 40.0, 2 / 30.0);
+      assertThat(
+              worker
+                  .metric(worker.metricName("table-transactions-total", "plugins", "", tags))
+                  .metricValue())
+          .isEqualTo(2L);
+      metrics.close();
+    }
+  }
 }

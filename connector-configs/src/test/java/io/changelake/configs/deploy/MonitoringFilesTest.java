@@ -36,13 +36,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JMX exporter rules and the Grafana dashboard under deploy/monitoring use only metrics the
- * connectors register, and every numeric metric they register is exported. The metrics are
- * registered by the connectors' own metrics classes through Connect's {@code PluginMetricsImpl}
- * with the tags a 4.x worker gives a task and published by Kafka's {@code JmxReporter} under the
- * worker's {@code kafka.connect} prefix, so the MBean names the rules are matched against are the
- * ones a worker shows. The rules are applied as the exporter applies them (pattern anchored as
- * {@code ^.*(?:pattern).*$} against {@code domain<k=v, ...><>attribute: value}, the name template
- * substituted, characters Prometheus refuses replaced by {@code _}).
+ * connectors register, every numeric metric they register is exported, and every exported one is on
+ * a dashboard panel. The metrics are registered by the connectors' own metrics classes through
+ * Connect's {@code PluginMetricsImpl} with the tags a 4.x worker gives a task and published by
+ * Kafka's {@code JmxReporter} under the worker's {@code kafka.connect} prefix, so the MBean names
+ * the rules are matched against are the ones a worker shows. The rules are applied as the exporter
+ * applies them (pattern anchored as {@code ^.*(?:pattern).*$} against {@code domain<k=v,
+ * ...><>attribute: value}, the name template substituted, characters Prometheus refuses replaced by
+ * {@code _}).
  */
 class MonitoringFilesTest {
   private static final Path MONITORING = Path.of("..", "deploy", "monitoring");
@@ -198,7 +199,8 @@ class MonitoringFilesTest {
   }
 
   @Test
-  void everyMetricTheDashboardQueriesIsOneTheRulesExport() throws Exception {
+  void everyMetricTheDashboardQueriesIsOneTheRulesExportAndEveryExportedOneIsGraphed()
+      throws Exception {
     List<Rule> rules = rules();
     Set<String> exportedNames = new TreeSet<>();
     for (Attribute attribute : registeredAttributes()) {
@@ -225,6 +227,8 @@ class MonitoringFilesTest {
     }
     assertThat(queried).as("metrics the dashboard queries").hasSizeGreaterThan(10);
     assertThat(exportedNames).containsAll(queried);
+    // and every exported metric is on a panel: a new metric comes with its graph
+    assertThat(queried).as("metrics the dashboard graphs").containsAll(exportedNames);
     // each panel reads the Prometheus the compose profile provisions
     dashboard
         .findValues("datasource")

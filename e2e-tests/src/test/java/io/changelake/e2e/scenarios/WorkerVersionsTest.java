@@ -9,6 +9,7 @@ import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.ConnectWorkerProcess;
 import io.changelake.e2e.connect.DebeziumEnvelopes;
+import io.changelake.e2e.connect.DocumentedMetrics;
 import io.changelake.e2e.connect.TestBroker;
 import java.io.IOException;
 import java.io.Writer;
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Test;
  * and JSON converter) and on a 4.3 worker, each in its own JVM against one 4.3 broker: on each, the
  * sink writes Debezium change events from a topic with two partitions into a table, the source
  * publishes that table's changelog to a topic, both report the build's version, and both tasks'
- * metrics are in the worker's JMX under {@code kafka.connect:type=plugins,...}.
+ * metrics are in the worker's JMX under {@code kafka.connect:type=plugins,...}: exactly the ones
+ * the two READMEs' metric tables document.
  */
 class WorkerVersionsTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -157,8 +159,54 @@ class WorkerVersionsTest {
                               "table-records-out-rate"))
                       .isInstanceOf(Double.class);
                 });
+        assertMetricsAreTheDocumentedOnes(server, name);
       }
     }
+  }
+
+  /**
+   * The metrics the sink's and the source's tasks register on this worker are exactly those their
+   * READMEs document: a documented one missing, or one registered but undocumented, fails. The
+   * compaction metrics appear with the compactor's first round (every 5 s here).
+   */
+  private static void assertMetricsAreTheDocumentedOnes(MBeanServerConnection server, String name)
+      throws Exception {
+    Set<String> sinkDocs = DocumentedMetrics.documented(DocumentedMetrics.readme("connect-sink"));
+    Set<String> sourceDocs =
+        DocumentedMetrics.documented(DocumentedMetrics.readme("connect-source"));
+    try {
+      Awaitility.await()
+          .atMost(WAIT)
+          .until(() -> DocumentedMetrics.registered(server, name + "-sink").equals(sinkDocs));
+    } catch (ConditionTimeoutException e) {
+      // say which names differ, in both directions
+      Set<String> sink = DocumentedMetrics.registered(server, name + "-sink");
+      assertThat(sink)
+          .as("sink metrics registered on the worker vs. connect-sink/README.md's metric tables")
+          .containsAll(sinkDocs);
+      assertThat(sinkDocs).as("sink metrics documented").containsAll(sink);
+    }
+    Set<String> source = DocumentedMetrics.registered(server, name + "-source");
+    assertThat(source)
+        .as("source metrics registered on the worker vs. connect-source/README.md's tables")
+        .containsAll(sourceDocs);
+    assertThat(sourceDocs).as("source metrics documented").containsAll(source);
+
+    // a few values a user reads: the envelopes' source.ts_ms is 1_764_500_000_000 + id
+    String table = ",table=" + name + ".items";
+    long before = System.currentTimeMillis();
+    long freshness = (Long) server.getAttribute(task(name + "-sink", table), "table-freshness-ms");
+    long after = System.currentTimeMillis();
+    long newest = 1_764_500_000_000L + ROWS;
+    assertThat(freshness).isBetween(before - newest, after - newest);
+    assertThat((Long) server.getAttribute(task(name + "-sink", ""), "freshness-ms-max"))
+        .isGreaterThanOrEqualTo(freshness);
+    assertThat((Long) server.getAttribute(task(name + "-sink", table), "table-bytes-written-total"))
+        .isPositive();
+    // the source published the table in one snapshot or more
+    assertThat(
+            (Long) server.getAttribute(task(name + "-source", table), "table-transactions-total"))
+        .isPositive();
   }
 
   private static List<String> jmxArgs(int port) {

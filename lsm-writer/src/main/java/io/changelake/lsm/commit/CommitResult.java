@@ -11,6 +11,12 @@ import org.apache.paimon.catalog.Identifier;
  * @param snapshotId the snapshot created, empty when there was nothing to commit or the batch had
  *     already been committed before (a retry)
  * @param rowsWritten rows written since the previous commit
+ * @param bytesWritten bytes of the data and changelog files this commit's writes produced (also
+ *     when an earlier attempt's files are what lands: they are counted when they are written)
  */
 public record CommitResult(
-    Identifier table, long commitIdentifier, OptionalLong snapshotId, long rowsWritten) {}
+    Identifier table,
+    long commitIdentifier,
+    OptionalLong snapshotId,
+    long rowsWritten,
+    long bytesWritten) {}

@@ -1,5 +1,6 @@
 package io.changelake.lsm.compact;
 
+import io.changelake.lsm.commit.DataFileBytes;
 import io.changelake.lsm.fault.BrokenWriterException;
 import io.changelake.lsm.fault.LakeException;
 import io.changelake.lsm.table.ChangelogProducer;
@@ -80,7 +81,7 @@ public final class Compactor {
             ? List.of()
             : compacting.newSnapshotReader().bucketEntries();
     if (buckets.isEmpty()) {
-      return new CompactionResult(identifier, OptionalLong.empty(), 0);
+      return new CompactionResult(identifier, OptionalLong.empty(), 0, 0, BucketFiles.NONE);
     }
     try {
       Files.createDirectories(spillDirectory);
@@ -98,7 +99,14 @@ public final class Compactor {
       ManifestCommittable committable = new ManifestCommittable(identifier);
       messages.forEach(committable::addFileCommittable);
       commit.filterAndCommitMultiple(List.of(committable));
-      return new CompactionResult(identifier, snapshotOf(compacting, identifier), buckets.size());
+      OptionalLong snapshot = snapshotOf(compacting, identifier);
+      return new CompactionResult(
+          identifier,
+          snapshot,
+          buckets.size(),
+          DataFileBytes.added(messages),
+          // a round another compactor's commit beat leaves the files as they were
+          BucketFiles.afterCompaction(buckets, snapshot.isPresent() ? messages : List.of()));
     } catch (Exception e) {
       throw LakeException.wrap(
           "Compacting table " + table.fullName() + " failed: " + e.getMessage(),

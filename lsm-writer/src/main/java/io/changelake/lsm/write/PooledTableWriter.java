@@ -2,6 +2,7 @@ package io.changelake.lsm.write;
 
 import io.changelake.lsm.commit.CommitFence;
 import io.changelake.lsm.commit.CommitResult;
+import io.changelake.lsm.commit.DataFileBytes;
 import io.changelake.lsm.commit.OffsetFallbackStore;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourceProgress;
@@ -196,6 +197,7 @@ final class PooledTableWriter implements TableWriter {
       throw fail("Preparing commit " + id, e);
     }
     nextIdentifier++;
+    long bytes = DataFileBytes.added(messages);
     boolean hasFiles =
         messages.stream().anyMatch(message -> !((CommitMessageImpl) message).isEmpty());
     if (hasFiles) {
@@ -210,13 +212,13 @@ final class PooledTableWriter implements TableWriter {
     // rows written from now on are tracked afresh; a lookup of a sealed key waits for the landing
     clearBuffered();
     if (pending.isEmpty()) {
-      return SealedCommit.done(new CommitResult(identifier, id, OptionalLong.empty(), rows));
+      return SealedCommit.done(new CommitResult(identifier, id, OptionalLong.empty(), rows, bytes));
     }
     CompletableFuture<CommitResult> landed = new CompletableFuture<>();
     landing = landed;
     return () -> {
       try {
-        CommitResult result = land(id, hasFiles, rows);
+        CommitResult result = land(id, hasFiles, rows, bytes);
         landed.complete(result);
         return result;
       } catch (RuntimeException | Error e) {
@@ -250,7 +252,7 @@ final class PooledTableWriter implements TableWriter {
   }
 
   /** The second half of a commit: makes the pending committables snapshots. */
-  private CommitResult land(long id, boolean hasFiles, long rows) {
+  private CommitResult land(long id, boolean hasFiles, long rows, long bytes) {
     long committedId = id;
     OptionalLong snapshotId = OptionalLong.empty();
     for (int attempt = 1; ; attempt++) {
@@ -305,7 +307,7 @@ final class PooledTableWriter implements TableWriter {
                     + sharedUserAdvice()));
       }
     }
-    return new CommitResult(identifier, committedId, snapshotId, rows);
+    return new CommitResult(identifier, committedId, snapshotId, rows, bytes);
   }
 
   /**
@@ -500,7 +502,7 @@ final class PooledTableWriter implements TableWriter {
     long rows = rowsSinceCommit;
     // rows buffered before the truncate may follow it in the source (consumed earlier from another
     // partition): commit them so the overwrite below sees and filters them like every stored row
-    commit(before);
+    long flushedBytes = commit(before).bytesWritten();
     long id = nextIdentifier++;
     List<CommitMessage> kept;
     try {
@@ -526,7 +528,8 @@ final class PooledTableWriter implements TableWriter {
     // the bucket writers remember the files they wrote; start afresh on the emptied table
     closeQuietlyForReopen();
     open(table);
-    return new CommitResult(identifier, id, snapshotId, rows);
+    return new CommitResult(
+        identifier, id, snapshotId, rows, flushedBytes + DataFileBytes.added(kept));
   }
 
   /**

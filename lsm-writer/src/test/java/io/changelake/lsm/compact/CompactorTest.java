@@ -138,6 +138,10 @@ class CompactorTest {
     assertThat(nothingLeft.commitIdentifier()).isGreaterThan(first.commitIdentifier());
     assertThat(dataFiles(table())).isEqualTo(2);
     assertThat(LakeRows.read(table())).isEqualTo(before);
+    // what the round reports it wrote and left is what the table now holds
+    assertThat(first.filesAfter()).isEqualTo(new BucketFiles(2, 1, 2));
+    assertThat(first.bytesWritten()).isEqualTo(dataFileBytes(table()));
+    assertThat(nothingLeft.filesAfter()).isEqualTo(new BucketFiles(2, 1, 2));
   }
 
   @Test
@@ -194,6 +198,16 @@ class CompactorTest {
       }
     }
     return count;
+  }
+
+  private static long dataFileBytes(FileStoreTable table) {
+    long bytes = 0;
+    for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+      for (var file : ((DataSplit) split).dataFiles()) {
+        bytes += file.fileSize();
+      }
+    }
+    return bytes;
   }
 
   private static long dataFiles(FileStoreTable table) {

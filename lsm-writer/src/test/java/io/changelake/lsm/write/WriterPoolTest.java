@@ -59,6 +59,24 @@ class WriterPoolTest extends OrdersTableTest {
   }
 
   @Test
+  void eachCommitReportsTheBytesOfTheFilesItAddedToTheTable() {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      for (int id = 1; id <= 10; id++) {
+        writer.write(insert(id, "item-" + id, 100L * id));
+      }
+      CommitResult first = writer.commit(Map.of(P0, 10L));
+      assertThat(first.bytesWritten()).isPositive().isEqualTo(dataFileBytes(table()));
+
+      writer.write(update(3, "item-3b", 333L));
+      CommitResult second = writer.commit(Map.of(P0, 11L));
+      assertThat(second.bytesWritten()).isPositive();
+      assertThat(first.bytesWritten() + second.bytesWritten()).isEqualTo(dataFileBytes(table()));
+      assertThat(writer.commit(Map.of(P0, 11L)).bytesWritten()).as("nothing written").isZero();
+    }
+  }
+
+  @Test
   void aFailedCommitIsRetriedByTheNextCommitWithoutAddingFilesTwice() throws Exception {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(orders);
@@ -327,5 +345,15 @@ class WriterPoolTest extends OrdersTableTest {
         .map(split -> ((DataSplit) split).bucket())
         .distinct()
         .toList();
+  }
+
+  private static long dataFileBytes(FileStoreTable table) {
+    long bytes = 0;
+    for (Split split : table.newReadBuilder().newScan().plan().splits()) {
+      for (var file : ((DataSplit) split).dataFiles()) {
+        bytes += file.fileSize();
+      }
+    }
+    return bytes;
   }
 }
