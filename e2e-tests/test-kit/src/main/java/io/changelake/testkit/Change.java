@@ -2,6 +2,7 @@ package io.changelake.testkit;
 
 import io.changelake.schema.debezium.DebeziumOp;
 import java.util.Optional;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -11,7 +12,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * SinkRecord} a sink task is given, or as the JSON bytes (JsonConverter, schemas on) a topic holds.
  *
  * @param op the operation; null for Debezium's tombstone
- * @param key the key struct; null for a truncate
+ * @param key the key struct; null for a truncate and for tables without primary key
  * @param lsn the PostgreSQL LSN of the change
  * @param sourceTsMs when the database made the change ({@code source.ts_ms})
  * @param sequence the source block's {@code sequence} ({@code ["<last commit LSN>","<LSN>"]}), or
@@ -74,6 +75,15 @@ public record Change(
    * pipelines let it pass with a predicate (the sink's {@code IsTruncate}).
    */
   public Optional<SinkRecord> sinkRecord(InputShape shape, int partition, long offset) {
+    return sinkRecord(shape, partition, offset, sourceTsMs + 10);
+  }
+
+  /**
+   * As {@link #sinkRecord(InputShape, int, long)} with the given Kafka record timestamp (by default
+   * 10 ms after the source timestamp).
+   */
+  public Optional<SinkRecord> sinkRecord(
+      InputShape shape, int partition, long offset, long timestamp) {
     return Flattening.of(this, shape)
         .map(
             value ->
@@ -85,8 +95,8 @@ public record Change(
                     value.schema(),
                     value.value(),
                     offset,
-                    sourceTsMs + 10,
-                    org.apache.kafka.common.record.TimestampType.CREATE_TIME));
+                    timestamp,
+                    TimestampType.CREATE_TIME));
   }
 
   /**
@@ -96,7 +106,12 @@ public record Change(
    * @throws IllegalStateException for a change the shape drops
    */
   public SinkRecord toSinkRecord(InputShape shape, int partition, long offset) {
-    return sinkRecord(shape, partition, offset)
+    return toSinkRecord(shape, partition, offset, sourceTsMs + 10);
+  }
+
+  /** As {@link #toSinkRecord(InputShape, int, long)} with the given Kafka record timestamp. */
+  public SinkRecord toSinkRecord(InputShape shape, int partition, long offset, long timestamp) {
+    return sinkRecord(shape, partition, offset, timestamp)
         .orElseThrow(
             () -> new IllegalStateException(shape + " drops " + this + "; use sinkRecord()"));
   }

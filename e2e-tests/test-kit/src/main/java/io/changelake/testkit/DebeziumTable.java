@@ -84,9 +84,6 @@ public final class DebeziumTable {
     this.topic = b.topic != null ? b.topic : b.server + "." + b.schema + "." + b.table;
     this.lsn = lsn;
     this.sourceTsMs = sourceTsMs;
-    if (b.keyColumns.isEmpty()) {
-      throw new IllegalStateException("table " + b.table + " needs at least one key column");
-    }
     SchemaBuilder rowBuilder = SchemaBuilder.struct().name(topic + ".Value").optional();
     SchemaBuilder keyBuilder = SchemaBuilder.struct().name(topic + ".Key");
     for (Field f : b.columns) {
@@ -96,7 +93,8 @@ public final class DebeziumTable {
       }
     }
     this.row = rowBuilder.build();
-    this.key = keyBuilder.build();
+    // a table without primary key: Debezium sends its changes without a key
+    this.key = b.keyColumns.isEmpty() ? null : keyBuilder.build();
     this.envelope =
         SchemaBuilder.struct()
             .name(topic + EnvelopeFields.ENVELOPE_NAME_SUFFIX)
@@ -192,7 +190,7 @@ public final class DebeziumTable {
     Builder b =
         new Builder(table).server(server).database(database).schema(schemaName).topic(topic);
     for (Field f : row.fields()) {
-      if (key.field(f.name()) != null) {
+      if (key != null && key.field(f.name()) != null) {
         b.key(f.name(), f.schema());
       } else {
         b.column(f.name(), f.schema());
@@ -224,6 +222,7 @@ public final class DebeziumTable {
     return table;
   }
 
+  /** The key schema; null for a table without primary key. */
   public Schema keySchema() {
     return key;
   }
@@ -250,8 +249,11 @@ public final class DebeziumTable {
     return struct;
   }
 
-  /** The key struct of a row (its key columns). */
+  /** The key struct of a row (its key columns); null for a table without primary key. */
   public Struct keyOf(Struct row) {
+    if (key == null) {
+      return null;
+    }
     Struct k = new Struct(key);
     for (Field f : key.fields()) {
       k.put(f, row.get(f.name()));
