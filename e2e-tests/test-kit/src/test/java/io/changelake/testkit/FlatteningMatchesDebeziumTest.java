@@ -29,10 +29,20 @@ class FlatteningMatchesDebeziumTest {
           .column("qty", Schema.OPTIONAL_INT64_SCHEMA)
           .build();
 
+  /** A table without primary key: Debezium sends its changes without a key. */
+  static final DebeziumTable KEYLESS =
+      DebeziumTable.builder("log")
+          .column("id", Schema.INT32_SCHEMA)
+          .column("note", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
+
   static List<Change> changes() {
     Struct a = TABLE.row(1, "a", new BigDecimal("1.50"), 3L);
     Struct b = TABLE.row(1, "b", null, 4L);
     return List.of(
+        KEYLESS.create(KEYLESS.row(1, "one")),
+        KEYLESS.update(KEYLESS.row(1, "one"), KEYLESS.row(1, "one!")),
+        KEYLESS.delete(KEYLESS.row(1, "one!")),
         TABLE.create(a),
         TABLE.read(a),
         TABLE.update(a, b),
@@ -85,7 +95,7 @@ class FlatteningMatchesDebeziumTest {
       if (json.isEmpty()) {
         continue;
       }
-      assertThat(json.get().topic()).isEqualTo("server1.public.orders");
+      assertThat(json.get().topic()).isEqualTo(change.table().topic());
       Object value = values.toConnectData(json.get().topic(), json.get().value()).value();
       assertThat(value).as("%s of %s", shape, change).isEqualTo(record.get().value());
       if (change.key() != null) {
