@@ -54,16 +54,6 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
                 SourcePosition.unknown());
         return new ChangeEvent.RowChange(origin, DebeziumOp.DELETE, key, null, null, unknown);
       }
-      if (record.key() == null) {
-        // Debezium writes tombstones only with a key (they are for log compaction) and the
-        // transform drops those: without key this is the delete of a table without primary key,
-        // whose row the transform threw away. Skipping it would lose the delete silently.
-        throw new DecodingException(
-            "A tombstone without key in a flattened stream: ExtractNewRecordState turns a delete"
-                + " of a table without primary key into one, and it carries nothing to delete;"
-                + " set delete.tombstone.handling.mode=rewrite on the transform so the delete"
-                + " arrives as its row with __deleted=true");
-      }
       return new ChangeEvent.Tombstone(origin);
     }
     if (!(record.value() instanceof Struct value)) {

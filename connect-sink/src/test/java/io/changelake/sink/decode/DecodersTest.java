@@ -320,23 +320,6 @@ class DecodersTest {
   }
 
   @Test
-  void aKeylessDeleteFlattenedToATombstoneIsRefusedNamingTheFix() {
-    DebeziumTable log =
-        DebeziumTable.builder("log")
-            .column("id", Schema.INT32_SCHEMA)
-            .column("note", Schema.OPTIONAL_STRING_SCHEMA)
-            .build();
-    SinkRecord tombstone = log.delete(log.row(1, "one")).toSinkRecord(InputShape.FLATTENED, 0, 4);
-
-    for (EnvelopeDecoder decoder : decoders(InputShape.FLATTENED)) {
-      assertThatThrownBy(() -> decoder.decode(tombstone))
-          .isInstanceOf(DecodingException.class)
-          .hasMessageContaining("table without primary key")
-          .hasMessageContaining("delete.tombstone.handling.mode=rewrite");
-    }
-  }
-
-  @Test
   void rejectsWhatItCannotRead() {
     assertThatThrownBy(
             () ->

@@ -21,7 +21,6 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -160,16 +159,6 @@ class KeylessTablesTest {
           .extracting(r -> r.subList(0, 2))
           .containsExactly(values(1, "one!"));
     }
-  }
-
-  @Test
-  void aKeylessDeleteFlattenedToATombstoneStopsTheTaskNamingRecordAndFix() {
-    // the transform's defaults: the keyless delete at offset 3 is a tombstone without key
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> run(InputShape.FLATTENED_ADD_FIELDS, props(InputShape.FLATTENED_ADD_FIELDS)))
-        .isInstanceOf(ConnectException.class)
-        .hasMessageContaining("shop.public.log-0@3")
-        .hasMessageContaining("delete.tombstone.handling.mode=rewrite");
   }
 
   // keyless deletes need their row: envelopes, or flattened rows with rewritten deletes (at the
