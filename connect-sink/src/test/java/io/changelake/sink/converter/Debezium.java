@@ -1,5 +1,7 @@
 package io.changelake.sink.converter;
 
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.connect.data.Decimal;
@@ -7,134 +9,73 @@ import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
-/** Debezium PostgreSQL-shaped change events covering the types Debezium emits. */
+/** Debezium PostgreSQL change events (from the test kit) covering the types Debezium emits. */
 final class Debezium {
 
-  static final Schema KEY =
-      SchemaBuilder.struct().name("pg.public.orders.Key").field("id", Schema.INT32_SCHEMA).build();
-  static final Schema ROW = row(false);
-  static final Schema ROW_V2 = row(true);
-  static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .name("io.debezium.connector.postgresql.Source")
-          .field("version", Schema.STRING_SCHEMA)
-          .field("connector", Schema.STRING_SCHEMA)
-          .field("name", Schema.STRING_SCHEMA)
-          .field("ts_ms", Schema.INT64_SCHEMA)
-          .field(
-              "snapshot",
-              SchemaBuilder.string()
-                  .optional()
-                  .name("io.debezium.data.Enum")
-                  .parameter("allowed", "true,last,false,incremental")
-                  .defaultValue("false")
-                  .build())
-          .field("db", Schema.STRING_SCHEMA)
-          .field("schema", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
-          .field("txId", Schema.OPTIONAL_INT64_SCHEMA)
-          .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
-          .field("xmin", Schema.OPTIONAL_INT64_SCHEMA)
-          .build();
-  static final Schema ENVELOPE = envelope(ROW);
-  static final Schema ENVELOPE_V2 = envelope(ROW_V2);
+  static final DebeziumTable ORDERS = table();
+  static final DebeziumTable ORDERS_V2 = ORDERS.withColumn("note", Schema.OPTIONAL_STRING_SCHEMA);
+  static final Schema KEY = ORDERS.keySchema();
+  static final Schema ROW = ORDERS.rowSchema();
+  static final Schema ROW_V2 = ORDERS_V2.rowSchema();
+  static final Schema ENVELOPE = ORDERS.envelopeSchema();
+  static final Schema ENVELOPE_V2 = ORDERS_V2.envelopeSchema();
 
   private Debezium() {}
 
-  private static Schema row(boolean withNote) {
-    SchemaBuilder row =
-        SchemaBuilder.struct()
-            .name("pg.public.orders.Value")
-            .optional()
-            .field("id", Schema.INT32_SCHEMA)
-            .field("small", Schema.OPTIONAL_INT16_SCHEMA)
-            .field("qty", Schema.OPTIONAL_INT64_SCHEMA)
-            .field(
-                "price",
-                Decimal.builder(2).parameter("connect.decimal.precision", "12").optional().build())
-            .field("ratio", Schema.OPTIONAL_FLOAT64_SCHEMA)
-            .field("real", Schema.OPTIONAL_FLOAT32_SCHEMA)
-            .field("paid", Schema.OPTIONAL_BOOLEAN_SCHEMA)
-            .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-            .field("blob", Schema.OPTIONAL_BYTES_SCHEMA)
-            .field("day", SchemaBuilder.int32().name("io.debezium.time.Date").optional().build())
-            .field(
-                "created",
-                SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").optional().build())
-            .field(
-                "updated",
-                SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").optional().build())
-            .field("doc", SchemaBuilder.string().name("io.debezium.data.Json").optional().build())
-            .field("tags", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
-            .field(
-                "amount",
-                SchemaBuilder.struct()
-                    .name("io.debezium.data.VariableScaleDecimal")
-                    .optional()
-                    .field("scale", Schema.INT32_SCHEMA)
-                    .field("value", Schema.BYTES_SCHEMA)
-                    .build());
-    if (withNote) {
-      row.field("note", Schema.OPTIONAL_STRING_SCHEMA);
-    }
-    return row.build();
-  }
-
-  private static Schema envelope(Schema row) {
-    return SchemaBuilder.struct()
-        .name("pg.public.orders.Envelope")
-        .version(1)
-        .field("before", row)
-        .field("after", row)
-        .field("source", SOURCE)
-        .field("op", Schema.STRING_SCHEMA)
-        .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
-        .field(
-            "transaction",
+  private static DebeziumTable table() {
+    return DebeziumTable.builder("orders")
+        .server("pg")
+        .key("id", Schema.INT32_SCHEMA)
+        .column("small", Schema.OPTIONAL_INT16_SCHEMA)
+        .column("qty", Schema.OPTIONAL_INT64_SCHEMA)
+        .column(
+            "price",
+            Decimal.builder(2).parameter("connect.decimal.precision", "12").optional().build())
+        .column("ratio", Schema.OPTIONAL_FLOAT64_SCHEMA)
+        .column("real", Schema.OPTIONAL_FLOAT32_SCHEMA)
+        .column("paid", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+        .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+        .column("blob", Schema.OPTIONAL_BYTES_SCHEMA)
+        .column("day", SchemaBuilder.int32().name("io.debezium.time.Date").optional().build())
+        .column(
+            "created",
+            SchemaBuilder.int64().name("io.debezium.time.MicroTimestamp").optional().build())
+        .column(
+            "updated",
+            SchemaBuilder.string().name("io.debezium.time.ZonedTimestamp").optional().build())
+        .column("doc", SchemaBuilder.string().name("io.debezium.data.Json").optional().build())
+        .column("tags", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+        .column(
+            "amount",
             SchemaBuilder.struct()
-                .name("event.block")
+                .name("io.debezium.data.VariableScaleDecimal")
                 .optional()
-                .field("id", Schema.STRING_SCHEMA)
-                .field("total_order", Schema.INT64_SCHEMA)
-                .field("data_collection_order", Schema.INT64_SCHEMA)
+                .field("scale", Schema.INT32_SCHEMA)
+                .field("value", Schema.BYTES_SCHEMA)
                 .build())
         .build();
   }
 
   static Struct update(int id) {
-    return envelope(ENVELOPE, "u", row(ROW, id, 1), row(ROW, id, 2));
+    return envelope(ORDERS.update(row(ROW, id, 1), row(ROW, id, 2)));
   }
 
   static Struct create(int id) {
-    return envelope(ENVELOPE, "c", null, row(ROW, id, 1));
+    return envelope(ORDERS.create(row(ROW, id, 1)));
   }
 
   static Struct delete(int id) {
-    return envelope(ENVELOPE, "d", row(ROW, id, 3), null);
+    return envelope(ORDERS.delete(row(ROW, id, 3)));
   }
 
   static Struct updateV2(int id) {
     Struct after = row(ROW_V2, id, 4).put("note", "note-" + id);
-    return envelope(ENVELOPE_V2, "u", null, after);
+    return envelope(ORDERS_V2.update(null, after));
   }
 
-  private static Struct envelope(Schema schema, String op, Struct before, Struct after) {
-    Struct source =
-        new Struct(SOURCE)
-            .put("version", "3.6.1.Final")
-            .put("connector", "postgresql")
-            .put("name", "pg")
-            .put("ts_ms", 1_700_000_000_000L)
-            .put("db", "shop")
-            .put("schema", "public")
-            .put("table", "orders")
-            .put("lsn", 23_456_789L);
-    return new Struct(schema)
-        .put("before", before)
-        .put("after", after)
-        .put("source", source)
-        .put("op", op)
-        .put("ts_ms", 1_700_000_000_123L);
+  // every event at the same position: the converter tests compare serialized bytes
+  private static Struct envelope(Change change) {
+    return change.atLsn(23_456_789L).atSourceTsMs(1_700_000_000_000L).envelope();
   }
 
   private static Struct row(Schema schema, int id, int version) {

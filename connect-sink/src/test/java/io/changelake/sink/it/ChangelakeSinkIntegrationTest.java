@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.changelake.sink.task.SequenceColumns;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The sink in a real Connect worker with a real broker, writing real Paimon tables. */
 class ChangelakeSinkIntegrationTest {
@@ -38,189 +42,191 @@ class ChangelakeSinkIntegrationTest {
     }
   }
 
-  static DebeziumEvents customers(String topic, String table) {
-    fixture.connect.kafka().createTopic(topic, 1);
-    return new DebeziumEvents(
-        topic, table, 1000, "id", Schema.INT32_SCHEMA, "name", Schema.OPTIONAL_STRING_SCHEMA);
+  /** The name for a shape's run: envelopes keep the name they always had. */
+  static String named(String name, InputShape shape) {
+    return shape == InputShape.ENVELOPE ? name : name + "_" + shape.name().toLowerCase();
   }
 
-  @Test
-  void deduplicateTableMirrorsInsertsUpdatesAndDeletes() {
-    DebeziumEvents events = customers("server1.public.customers", "customers");
+  static DebeziumTable customers(String topic, String table) {
+    fixture.connect.kafka().createTopic(topic, 1);
+    return DebeziumTable.builder(table)
+        .topic(topic)
+        .firstLsn(1000)
+        .key("id", Schema.INT32_SCHEMA)
+        .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
+  }
+
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void deduplicateTableMirrorsInsertsUpdatesAndDeletes(InputShape shape) {
+    String table = named("customers", shape);
+    DebeziumTable events = customers("server1.public." + table, table);
     fixture.startConnector(
-        "dedup", fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+        named("dedup", shape), fixture.routedConfig(shape, table, events.topic()));
 
     Struct ann = events.row(1, "ann");
     Struct bob = events.row(2, "bob");
-    fixture.produce(events, events.keyOf(ann), events.read(ann));
-    fixture.produce(events, events.keyOf(bob), events.create(bob));
+    fixture.produce(shape, events.read(ann));
+    fixture.produce(shape, events.create(bob));
     // PostgreSQL's default replica identity: no before image
-    fixture.produce(events, events.keyOf(ann), events.update(null, events.row(1, "ann2")));
+    fixture.produce(shape, events.update(null, events.row(1, "ann2")));
     // a delete whose before image holds the key only, then Debezium's tombstone
-    fixture.produce(events, events.keyOf(bob), events.delete(events.row(2, null)));
-    fixture.produce(events, events.keyOf(bob), null);
+    fixture.produce(shape, events.delete(events.row(2, null)));
+    fixture.produce(shape, events.tombstone(events.keyOf(bob)));
     Struct cid = events.row(3, "cid");
-    fixture.produce(events, events.keyOf(cid), events.create(cid));
-    fixture.produce(events, events.keyOf(cid), events.update(cid, events.row(3, null)));
+    fixture.produce(shape, events.create(cid));
+    fixture.produce(shape, events.update(cid, events.row(3, null)));
 
-    fixture.awaitRows("customers", List.of(values(1, "ann2"), values(3, null)));
-    assertThat(fixture.columns("customers"))
+    fixture.awaitRows(table, List.of(values(1, "ann2"), values(3, null)));
+    assertThat(fixture.columns(table))
         .containsExactly(
             "id", "name", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
-    fixture.connect.deleteConnector("dedup");
+    fixture.connect.deleteConnector(named("dedup", shape));
   }
 
   @Test
   void topicsRegexCreatesTablesForNewTopicsWithoutRestart() {
-    DebeziumEvents orders = customers("live.public.orders", "orders");
+    DebeziumTable orders = customers("live.public.orders", "orders");
     Struct order = orders.row(1, "first");
     Map<String, String> config =
         fixture.sinkConfig(
             "", "route.table.format", "${source.table}", "topics.regex", "live\\.public\\..*");
     config.remove("topics");
     fixture.startConnector("live", config);
-    fixture.produce(orders, orders.keyOf(order), orders.create(order));
+    fixture.produce(InputShape.ENVELOPE, orders.create(order));
     fixture.awaitRows("orders", List.of(values(1, "first")));
 
-    DebeziumEvents invoices = customers("live.public.invoices", "invoices");
+    DebeziumTable invoices = customers("live.public.invoices", "invoices");
     Struct invoice = invoices.row(7, "new table");
-    fixture.produce(invoices, invoices.keyOf(invoice), invoices.create(invoice));
+    fixture.produce(InputShape.ENVELOPE, invoices.create(invoice));
 
     fixture.awaitRows("invoices", List.of(values(7, "new table")));
     fixture.connect.deleteConnector("live");
   }
 
-  @Test
-  void partialUpdateFillsOneWideTableFromTwoTopics() {
-    fixture.connect.kafka().createTopic("server1.public.profile", 1);
-    fixture.connect.kafka().createTopic("server1.public.score", 1);
-    DebeziumEvents profile =
-        new DebeziumEvents(
-            "server1.public.profile",
-            "profile",
-            1000,
-            "id",
-            Schema.INT32_SCHEMA,
-            "name",
-            Schema.OPTIONAL_STRING_SCHEMA,
-            "email",
-            Schema.OPTIONAL_STRING_SCHEMA);
-    DebeziumEvents score =
-        new DebeziumEvents(
-            "server1.public.score",
-            "score",
-            5000,
-            "id",
-            Schema.INT32_SCHEMA,
-            "score",
-            Schema.OPTIONAL_INT64_SCHEMA);
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void partialUpdateFillsOneWideTableFromTwoTopics(InputShape shape) {
+    String wide = named("customer_wide", shape);
+    DebeziumTable profile =
+        DebeziumTable.builder(named("profile", shape))
+            .firstLsn(1000)
+            .key("id", Schema.INT32_SCHEMA)
+            .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+            .column("email", Schema.OPTIONAL_STRING_SCHEMA)
+            .build();
+    DebeziumTable score =
+        DebeziumTable.builder(named("score", shape))
+            .firstLsn(5000)
+            .key("id", Schema.INT32_SCHEMA)
+            .column("score", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
+    fixture.connect.kafka().createTopic(profile.topic(), 1);
+    fixture.connect.kafka().createTopic(score.topic(), 1);
     fixture.startConnector(
-        "wide",
+        named("wide", shape),
         fixture.sinkConfig(
-            profile.topic + "," + score.topic,
+            shape,
+            profile.topic() + "," + score.topic(),
             "route.table.format",
-            "customer_wide",
-            "table.customer_wide.merge-engine",
+            wide,
+            "table." + wide + ".merge-engine",
             "partial-update",
-            "table.customer_wide.delete-policy",
+            "table." + wide + ".delete-policy",
             "remove-row"));
 
     Struct ann = profile.row(1, "ann", "ann@example.com");
     Struct bob = profile.row(2, "bob", "bob@example.com");
-    fixture.produce(profile, profile.keyOf(ann), profile.create(ann));
-    fixture.produce(profile, profile.keyOf(bob), profile.create(bob));
+    fixture.produce(shape, profile.create(ann));
+    fixture.produce(shape, profile.create(bob));
     fixture.awaitRows(
-        "customer_wide",
-        List.of(values(1, "ann", "ann@example.com"), values(2, "bob", "bob@example.com")));
+        wide, List.of(values(1, "ann", "ann@example.com"), values(2, "bob", "bob@example.com")));
 
     Struct annScore = score.row(1, 10L);
-    fixture.produce(score, score.keyOf(annScore), score.create(annScore));
-    fixture.produce(score, score.keyOf(annScore), score.update(null, score.row(1, 20L)));
+    fixture.produce(shape, score.create(annScore));
+    fixture.produce(shape, score.update(null, score.row(1, 20L)));
     // an unchanged TOASTed column arrives as Debezium's placeholder: the stored value stays
     fixture.produce(
-        profile,
-        profile.keyOf(ann),
-        profile.update(null, profile.row(1, "ann2", "__debezium_unavailable_value")));
+        shape, profile.update(null, profile.row(1, "ann2", "__debezium_unavailable_value")));
 
     fixture.awaitRows(
-        "customer_wide",
+        wide,
         List.of(
             values(1, "ann2", "ann@example.com", 20L), values(2, "bob", "bob@example.com", null)));
 
-    fixture.produce(profile, profile.keyOf(bob), profile.delete(bob));
-    fixture.awaitRows("customer_wide", List.of(values(1, "ann2", "ann@example.com", 20L)));
-    fixture.connect.deleteConnector("wide");
+    fixture.produce(shape, profile.delete(bob));
+    fixture.awaitRows(wide, List.of(values(1, "ann2", "ann@example.com", 20L)));
+    fixture.connect.deleteConnector(named("wide", shape));
   }
 
+  // envelopes only: flattened rows carry no before image
   @Test
   void deduplicateKeepsToastedValuesFromTheBeforeImage() {
-    DebeziumEvents events = customers("server1.public.docs", "docs");
+    DebeziumTable events = customers("server1.public.docs", "docs");
     fixture.startConnector(
-        "toast", fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+        "toast", fixture.sinkConfig(events.topic(), "route.table.format", "${source.table}"));
 
     Struct doc = events.row(1, "long text");
-    fixture.produce(events, events.keyOf(doc), events.create(doc));
+    fixture.produce(InputShape.ENVELOPE, events.create(doc));
     // REPLICA IDENTITY FULL: the before image carries the value the after image lacks
     fixture.produce(
-        events,
-        events.keyOf(doc),
-        events.update(doc, events.row(1, "__debezium_unavailable_value")));
+        InputShape.ENVELOPE, events.update(doc, events.row(1, "__debezium_unavailable_value")));
     Struct other = events.row(2, "x");
-    fixture.produce(events, events.keyOf(other), events.create(other));
+    fixture.produce(InputShape.ENVELOPE, events.create(other));
 
     fixture.awaitRows("docs", List.of(values(1, "long text"), values(2, "x")));
     fixture.connect.deleteConnector("toast");
   }
 
-  @Test
-  void deduplicateKeepsToastedValuesFromTheStoredRowWithoutABeforeImage() {
-    DebeziumEvents events = customers("server1.public.notes", "notes");
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void deduplicateKeepsToastedValuesFromTheStoredRowWithoutABeforeImage(InputShape shape) {
+    String table = named("notes", shape);
+    DebeziumTable events = customers("server1.public." + table, table);
     fixture.startConnector(
-        "toast-lookup", fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+        named("toast-lookup", shape), fixture.routedConfig(shape, table, events.topic()));
 
     Struct note = events.row(1, "long text");
-    fixture.produce(events, events.keyOf(note), events.create(note));
+    fixture.produce(shape, events.create(note));
     // PostgreSQL's default replica identity: no before image, the stored row has the value
-    fixture.produce(
-        events,
-        events.keyOf(note),
-        events.update(null, events.row(1, "__debezium_unavailable_value")));
+    fixture.produce(shape, events.update(null, events.row(1, "__debezium_unavailable_value")));
     Struct other = events.row(2, "x");
-    fixture.produce(events, events.keyOf(other), events.create(other));
+    fixture.produce(shape, events.create(other));
 
-    fixture.awaitRows("notes", List.of(values(1, "long text"), values(2, "x")));
-    fixture.connect.deleteConnector("toast-lookup");
+    fixture.awaitRows(table, List.of(values(1, "long text"), values(2, "x")));
+    fixture.connect.deleteConnector(named("toast-lookup", shape));
   }
 
-  @Test
-  void schemaChangeMidStreamAddsTheColumn() {
-    DebeziumEvents v1 = customers("server1.public.evolving", "evolving");
-    fixture.startConnector(
-        "evolve", fixture.sinkConfig(v1.topic, "route.table.format", "${source.table}"));
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void schemaChangeMidStreamAddsTheColumn(InputShape shape) {
+    String table = named("evolving", shape);
+    DebeziumTable v1 = customers("server1.public." + table, table);
+    fixture.startConnector(named("evolve", shape), fixture.routedConfig(shape, table, v1.topic()));
 
     Struct ann = v1.row(1, "ann");
-    fixture.produce(v1, v1.keyOf(ann), v1.create(ann));
-    fixture.awaitRows("evolving", List.of(values(1, "ann")));
+    fixture.produce(shape, v1.create(ann));
+    fixture.awaitRows(table, List.of(values(1, "ann")));
 
-    DebeziumEvents v2 = v1.withColumn("email", Schema.OPTIONAL_STRING_SCHEMA);
+    DebeziumTable v2 = v1.withColumn("email", Schema.OPTIONAL_STRING_SCHEMA);
     Struct bob = v2.row(2, "bob", "bob@example.com");
-    fixture.produce(v2, v2.keyOf(bob), v2.create(bob));
-    fixture.produce(v2, v2.keyOf(ann), v2.update(null, v2.row(1, "ann", "ann@example.com")));
+    fixture.produce(shape, v2.create(bob));
+    fixture.produce(shape, v2.update(null, v2.row(1, "ann", "ann@example.com")));
 
     fixture.awaitRows(
-        "evolving",
-        List.of(values(1, "ann", "ann@example.com"), values(2, "bob", "bob@example.com")));
-    assertThat(fixture.columns("evolving")).containsSubsequence("id", "name", "email");
-    fixture.connect.deleteConnector("evolve");
+        table, List.of(values(1, "ann", "ann@example.com"), values(2, "bob", "bob@example.com")));
+    assertThat(fixture.columns(table)).containsSubsequence("id", "name", "email");
+    fixture.connect.deleteConnector(named("evolve", shape));
   }
 
   @Test
   void theOwningTaskCompactsTheTable() throws Exception {
-    DebeziumEvents events = customers("server1.public.compacted", "compacted");
+    DebeziumTable events = customers("server1.public.compacted", "compacted");
     fixture.startConnector(
         "compact",
         fixture.sinkConfig(
-            events.topic,
+            events.topic(),
             "route.table.format",
             "${source.table}",
             "compaction.interval.ms",
@@ -228,7 +234,7 @@ class ChangelakeSinkIntegrationTest {
 
     for (int i = 1; i <= 3; i++) {
       Struct row = events.row(i, "v" + i);
-      fixture.produce(events, events.keyOf(row), events.create(row));
+      fixture.produce(InputShape.ENVELOPE, events.create(row));
       fixture.awaitRows("compacted", rowsUpTo(i));
     }
 
@@ -276,43 +282,44 @@ class ChangelakeSinkIntegrationTest {
     return rows;
   }
 
-  @Test
-  void truncateDeletesEveryRowByDefault() {
-    DebeziumEvents events = customers("server1.public.emptied", "emptied");
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void truncateDeletesEveryRowByDefault(InputShape shape) {
+    String table = named("emptied", shape);
+    DebeziumTable events = customers("server1.public." + table, table);
     fixture.startConnector(
-        "truncate-delete-all",
-        fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+        named("truncate-delete-all", shape), fixture.routedConfig(shape, table, events.topic()));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
-    fixture.awaitRows("emptied", List.of(values(1, "ann")));
+    fixture.produce(shape, events.create(ann));
+    fixture.awaitRows(table, List.of(values(1, "ann")));
     Struct bob = events.row(2, "bob");
-    fixture.produce(events, events.keyOf(bob), events.create(bob));
-    fixture.produce(events, null, events.truncate());
+    fixture.produce(shape, events.create(bob));
+    fixture.produce(shape, events.truncate());
     Struct cid = events.row(3, "cid");
-    fixture.produce(events, events.keyOf(cid), events.create(cid));
+    fixture.produce(shape, events.create(cid));
 
-    fixture.awaitRows("emptied", List.of(values(3, "cid")));
-    fixture.connect.deleteConnector("truncate-delete-all");
+    fixture.awaitRows(table, List.of(values(3, "cid")));
+    fixture.connect.deleteConnector(named("truncate-delete-all", shape));
   }
 
   @Test
   void truncateIsIgnoredWhenConfigured() {
-    DebeziumEvents events = customers("server1.public.truncated", "truncated");
+    DebeziumTable events = customers("server1.public.truncated", "truncated");
     fixture.startConnector(
         "truncate-ignore",
         fixture.sinkConfig(
-            events.topic,
+            events.topic(),
             "route.table.format",
             "${source.table}",
             "table.truncate-policy",
             "ignore"));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
-    fixture.produce(events, null, events.truncate());
+    fixture.produce(InputShape.ENVELOPE, events.create(ann));
+    fixture.produce(InputShape.ENVELOPE, events.truncate());
     Struct bob = events.row(2, "bob");
-    fixture.produce(events, events.keyOf(bob), events.create(bob));
+    fixture.produce(InputShape.ENVELOPE, events.create(bob));
 
     fixture.awaitRows("truncated", List.of(values(1, "ann"), values(2, "bob")));
     fixture.connect.deleteConnector("truncate-ignore");
@@ -320,19 +327,19 @@ class ChangelakeSinkIntegrationTest {
 
   @Test
   void truncateFailsTheTaskWhenRefused() {
-    DebeziumEvents events = customers("server1.public.notruncate", "notruncate");
+    DebeziumTable events = customers("server1.public.notruncate", "notruncate");
     fixture.startConnector(
         "truncate-fail",
         fixture.sinkConfig(
-            events.topic,
+            events.topic(),
             "route.table.format",
             "${source.table}",
             "table.truncate-policy",
             "fail"));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
-    fixture.produce(events, null, events.truncate());
+    fixture.produce(InputShape.ENVELOPE, events.create(ann));
+    fixture.produce(InputShape.ENVELOPE, events.truncate());
 
     String trace = fixture.awaitTaskFailure("truncate-fail");
     assertThat(trace)
@@ -346,11 +353,11 @@ class ChangelakeSinkIntegrationTest {
 
   @Test
   void truncatePolicyFailFailsTheTaskAlsoWhenErrorsAreTolerated() {
-    DebeziumEvents events = customers("server1.public.notruncate2", "notruncate2");
+    DebeziumTable events = customers("server1.public.notruncate2", "notruncate2");
     fixture.startConnector(
         "truncate-fail-tolerant",
         fixture.sinkConfig(
-            events.topic,
+            events.topic(),
             "route.table.format",
             "${source.table}",
             "table.truncate-policy",
@@ -363,8 +370,8 @@ class ChangelakeSinkIntegrationTest {
             "1"));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
-    fixture.produce(events, null, events.truncate());
+    fixture.produce(InputShape.ENVELOPE, events.create(ann));
+    fixture.produce(InputShape.ENVELOPE, events.truncate());
 
     String trace = fixture.awaitTaskFailure("truncate-fail-tolerant");
     assertThat(trace)
@@ -386,11 +393,11 @@ class ChangelakeSinkIntegrationTest {
 
   @Test
   void badRecordsGoToTheDeadLetterQueueWithTheReason() {
-    DebeziumEvents events = customers("server1.public.dlq", "dlq_rows");
+    DebeziumTable events = customers("server1.public.dlq", "dlq_rows");
     fixture.startConnector(
         "dlq",
         fixture.sinkConfig(
-            events.topic,
+            events.topic(),
             "route.table.format",
             "dlq_rows",
             "errors.tolerance",
@@ -403,24 +410,24 @@ class ChangelakeSinkIntegrationTest {
             "true"));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
+    fixture.produce(InputShape.ENVELOPE, events.create(ann));
     // not a change event at all
     fixture.produce(
-        events, events.keyOf(ann), "{\"schema\":{\"type\":\"string\"},\"payload\":\"garbage\"}");
+        events.topic(),
+        events.keyOf(ann),
+        "{\"schema\":{\"type\":\"string\"},\"payload\":\"garbage\"}");
     // 'name' turns from text into a number: refused by schema.evolution.incompatible-type=FAIL
-    DebeziumEvents numeric =
-        new DebeziumEvents(
-            events.topic,
-            "dlq_rows",
-            9000,
-            "id",
-            Schema.INT32_SCHEMA,
-            "name",
-            Schema.OPTIONAL_INT64_SCHEMA);
+    DebeziumTable numeric =
+        DebeziumTable.builder("dlq_rows")
+            .topic(events.topic())
+            .firstLsn(9000)
+            .key("id", Schema.INT32_SCHEMA)
+            .column("name", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
     Struct bad = numeric.row(3, 42L);
-    fixture.produce(numeric, numeric.keyOf(bad), numeric.create(bad));
+    fixture.produce(InputShape.ENVELOPE, numeric.create(bad));
     Struct bob = events.row(2, "bob");
-    fixture.produce(events, events.keyOf(bob), events.create(bob));
+    fixture.produce(InputShape.ENVELOPE, events.create(bob));
 
     fixture.awaitRows("dlq_rows", List.of(values(1, "ann"), values(2, "bob")));
     List<String> reasons = new ArrayList<>();
@@ -444,32 +451,32 @@ class ChangelakeSinkIntegrationTest {
     fixture.connect.deleteConnector("dlq");
   }
 
-  @Test
-  void withoutToleranceTheTaskFailsNamingRecordTableAndField() {
-    DebeziumEvents events = customers("server1.public.strict", "strict");
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void withoutToleranceTheTaskFailsNamingRecordTableAndField(InputShape shape) {
+    String table = named("strict", shape);
+    DebeziumTable events = customers("server1.public." + table, table);
     fixture.startConnector(
-        "strict", fixture.sinkConfig(events.topic, "route.table.format", "${source.table}"));
+        named("strict", shape), fixture.routedConfig(shape, table, events.topic()));
 
     Struct ann = events.row(1, "ann");
-    fixture.produce(events, events.keyOf(ann), events.create(ann));
-    DebeziumEvents numeric =
-        new DebeziumEvents(
-            events.topic,
-            "strict",
-            9000,
-            "id",
-            Schema.INT32_SCHEMA,
-            "name",
-            Schema.OPTIONAL_INT64_SCHEMA);
+    fixture.produce(shape, events.create(ann));
+    DebeziumTable numeric =
+        DebeziumTable.builder(table)
+            .topic(events.topic())
+            .firstLsn(9000)
+            .key("id", Schema.INT32_SCHEMA)
+            .column("name", Schema.OPTIONAL_INT64_SCHEMA)
+            .build();
     Struct bad = numeric.row(2, 42L);
-    fixture.produce(numeric, numeric.keyOf(bad), numeric.create(bad));
+    fixture.produce(shape, numeric.create(bad));
 
-    String trace = fixture.awaitTaskFailure("strict");
+    String trace = fixture.awaitTaskFailure(named("strict", shape));
     assertThat(trace)
-        .contains("server1.public.strict-0@1")
-        .contains("lake.strict")
+        .contains("server1.public." + table + "-0@1")
+        .contains("lake." + table)
         .contains("field 'name'");
-    fixture.awaitRows("strict", List.of(values(1, "ann")));
-    fixture.connect.deleteConnector("strict");
+    fixture.awaitRows(table, List.of(values(1, "ann")));
+    fixture.connect.deleteConnector(named("strict", shape));
   }
 }

@@ -5,6 +5,10 @@ import static org.awaitility.Awaitility.await;
 import io.changelake.lsm.table.InternalColumns;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.sink.testing.InputShapes;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.InputShape;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
@@ -50,6 +55,26 @@ final class SinkFixture implements AutoCloseable {
     connect.start();
   }
 
+  /**
+   * A sink config reading records of {@code shape}, else as {@link #sinkConfig(String, String...)}.
+   */
+  Map<String, String> sinkConfig(InputShape shape, String topics, String... keyValues) {
+    Map<String, String> config = sinkConfig(topics, keyValues);
+    config.putAll(InputShapes.sinkConfig(shape));
+    return config;
+  }
+
+  /**
+   * A sink config reading records of {@code shape} from {@code topics} into table {@code table},
+   * routed as {@link InputShapes#route} says.
+   */
+  Map<String, String> routedConfig(
+      InputShape shape, String table, String topics, String... keyValues) {
+    Map<String, String> config = sinkConfig(shape, topics, keyValues);
+    config.putAll(InputShapes.route(shape, table));
+    return config;
+  }
+
   /** A sink config with fast commits into the test warehouse. */
   Map<String, String> sinkConfig(String topics, String... keyValues) {
     Map<String, String> config = new HashMap<>();
@@ -80,8 +105,34 @@ final class SinkFixture implements AutoCloseable {
     }
   }
 
-  void produce(DebeziumEvents events, String key, String value) {
-    connect.kafka().produce(events.topic, key, value);
+  /**
+   * Writes a change to its topic as JSON bytes in {@code shape} (nothing when the shape drops it,
+   * as ExtractNewRecordState drops Debezium's tombstones).
+   */
+  void produce(InputShape shape, Change change) {
+    change
+        .json(shape)
+        .ifPresent(
+            r ->
+                connect
+                    .kafka()
+                    .produce(
+                        r.topic(),
+                        r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8),
+                        r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)));
+  }
+
+  /** Writes raw text to a topic (bad input). */
+  void produce(String topic, Struct key, String value) {
+    String keyJson =
+        new String(KEYS.fromConnectData(topic, key.schema(), key), StandardCharsets.UTF_8);
+    connect.kafka().produce(topic, keyJson, value);
+  }
+
+  private static final JsonConverter KEYS = new JsonConverter();
+
+  static {
+    KEYS.configure(Map.of("schemas.enable", "true"), true);
   }
 
   /**

@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.sink.testing.InputShapes;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +20,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -25,6 +27,8 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The task on real Paimon tables, driven directly: a crash half-way through a commit round that
@@ -33,29 +37,27 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ChangelakeSinkTaskTest {
   static final TopicPartition PARTITION = new TopicPartition("payments", 0);
-  static final Schema KEY = SchemaBuilder.struct().field("account", Schema.INT32_SCHEMA).build();
-  static final Schema ROW =
-      SchemaBuilder.struct()
-          .optional()
-          .field("account", Schema.INT32_SCHEMA)
-          .field("amount", Schema.OPTIONAL_INT64_SCHEMA)
-          .build();
-  static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .field("db", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
-          .field("lsn", Schema.INT64_SCHEMA)
-          .build();
-  static final Schema ENVELOPE =
-      SchemaBuilder.struct()
-          .name("payments.Envelope")
-          .field("before", ROW)
-          .field("after", ROW)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
-          .build();
+  static final long SOURCE_TS_MS = 1_764_500_000_000L;
+
+  /** Source table {@code table} of one database, all of whose changes go to topic payments. */
+  static DebeziumTable payments(String table) {
+    return DebeziumTable.builder(table)
+        .topic(PARTITION.topic())
+        .key("account", Schema.INT32_SCHEMA)
+        .column("amount", Schema.OPTIONAL_INT64_SCHEMA)
+        .build();
+  }
+
+  static final DebeziumTable T1 = payments("t1");
+  static final DebeziumTable T2 = payments("t2");
 
   @TempDir Path tmp;
+
+  Map<String, String> props(InputShape shape) {
+    Map<String, String> props = props();
+    props.putAll(InputShapes.sinkConfig(shape));
+    return props;
+  }
 
   Map<String, String> props() {
     Map<String, String> props = new HashMap<>();
@@ -73,31 +75,27 @@ class ChangelakeSinkTaskTest {
     return props;
   }
 
-  /** Offsets 0..n-1: even ones change table t1, odd ones t2, each adding 1 to account 1. */
-  static List<SinkRecord> records(int from, int to) {
+  /**
+   * Offsets 0..n-1: even ones change table t1, odd ones t2, each adding 1 to account 1; the same
+   * offset is always the same change (LSN 1000 + offset), as a replayed topic is.
+   */
+  static List<SinkRecord> records(InputShape shape, int from, int to) {
     List<SinkRecord> records = new ArrayList<>();
     for (int offset = from; offset < to; offset++) {
-      Struct source =
-          new Struct(SOURCE)
-              .put("db", "shop")
-              .put("table", offset % 2 == 0 ? "t1" : "t2")
-              .put("lsn", 1000L + offset);
-      Struct value =
-          new Struct(ENVELOPE)
-              .put("after", new Struct(ROW).put("account", 1).put("amount", 1L))
-              .put("source", source)
-              .put("op", "c");
+      DebeziumTable table = offset % 2 == 0 ? T1 : T2;
       records.add(
-          new SinkRecord(
-              PARTITION.topic(),
-              PARTITION.partition(),
-              KEY,
-              new Struct(KEY).put("account", 1),
-              ENVELOPE,
-              value,
-              offset));
+          table
+              .create(table.row(1, 1L))
+              .atLsn(1000L + offset)
+              .atSourceTsMs(SOURCE_TS_MS + offset)
+              .toSinkRecord(shape, PARTITION.partition(), offset));
     }
     return records;
+  }
+
+  /** As {@link #records(InputShape, int, int)}, as envelopes. */
+  static List<SinkRecord> records(int from, int to) {
+    return records(InputShape.ENVELOPE, from, to);
   }
 
   List<List<Object>> rows(String table) throws Exception {
@@ -110,13 +108,17 @@ class ChangelakeSinkTaskTest {
     }
   }
 
-  @Test
-  void crashHalfWayThroughACommitRoundNeitherDoublesNorLoses() throws Exception {
+  // routed by ${source.table}: flattened rows name it only with add.fields
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void crashHalfWayThroughACommitRoundNeitherDoublesNorLoses(InputShape shape) throws Exception {
     ChangelakeSinkTask crashed = new ChangelakeSinkTask();
     crashed.initialize(new Context());
-    crashed.start(props());
+    crashed.start(props(shape));
     crashed.open(List.of(PARTITION));
-    crashed.put(records(0, 10));
+    crashed.put(records(shape, 0, 10));
     // t1 is committed with positions up to offset 10, then the worker dies before t2 is
     crashed.commitTables(crashed.processedPositions(), id -> id.getObjectName().equals("t1"));
     crashed.stop();
@@ -126,9 +128,9 @@ class ChangelakeSinkTaskTest {
     // Connect never heard of any of it: the next task gets everything again, and two more
     ChangelakeSinkTask next = new ChangelakeSinkTask();
     next.initialize(new Context());
-    next.start(props());
+    next.start(props(shape));
     next.open(List.of(PARTITION));
-    next.put(records(0, 12));
+    next.put(records(shape, 0, 12));
     Map<TopicPartition, OffsetAndMetadata> reported =
         next.preCommit(Map.of(PARTITION, new OffsetAndMetadata(12)));
     assertThat(reported).isEmpty(); // nothing committed in this task yet
@@ -139,6 +141,7 @@ class ChangelakeSinkTaskTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
   }
 
+  // compaction does not depend on the input shape
   @Test
   void anIdleTaskStillCompactsWhatItCommitted() throws Exception {
     Map<String, String> props = props();
@@ -174,36 +177,11 @@ class ChangelakeSinkTaskTest {
     }
   }
 
-  static final Schema FLAT =
-      SchemaBuilder.struct()
-          .name("payments.Value")
-          .field("account", Schema.INT32_SCHEMA)
-          .field("amount", Schema.OPTIONAL_INT64_SCHEMA)
-          .field("__op", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("__deleted", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("__lsn", Schema.OPTIONAL_INT64_SCHEMA)
-          .build();
-
-  static SinkRecord flat(long offset, int account, Long amount, String op, String deleted) {
-    Struct value =
-        amount == null && op == null
-            ? null
-            : new Struct(FLAT)
-                .put("account", account)
-                .put("amount", amount)
-                .put("__op", op)
-                .put("__deleted", deleted)
-                .put("__lsn", 1000L + offset);
-    return new SinkRecord(
-        PARTITION.topic(),
-        PARTITION.partition(),
-        KEY,
-        new Struct(KEY).put("account", account),
-        value == null ? null : FLAT,
-        value,
-        offset);
+  static SinkRecord flat(InputShape shape, long offset, Change change) {
+    return change.atLsn(1000L + offset).toSinkRecord(shape, PARTITION.partition(), offset);
   }
 
+  // flattened only: one stream mixing rewritten deletes and tombstone deletes
   @Test
   void flattenedRowsWithRewrittenAndTombstoneDeletes() throws Exception {
     Map<String, String> props = props();
@@ -215,92 +193,90 @@ class ChangelakeSinkTaskTest {
     task.start(props);
     task.open(List.of(PARTITION));
 
+    DebeziumTable t = payments("flat_payments");
+    InputShape rewrite = InputShape.FLATTENED_REWRITE;
     task.put(
         List.of(
-            flat(0, 1, 10L, "c", "false"),
-            flat(1, 2, 20L, "c", "false"),
-            flat(2, 3, 30L, "r", "false"),
-            flat(3, 1, 11L, "u", "false"),
+            flat(rewrite, 0, t.create(t.row(1, 10L))),
+            flat(rewrite, 1, t.create(t.row(2, 20L))),
+            flat(rewrite, 2, t.read(t.row(3, 30L))),
+            flat(rewrite, 3, t.update(null, t.row(1, 11L))),
             // delete.tombstone.handling.mode=rewrite: the old row with __deleted=true
-            flat(4, 2, 20L, "d", "true"),
+            flat(rewrite, 4, t.delete(t.row(2, 20L))),
             // the transform's default: the delete is a tombstone
-            flat(5, 3, null, null, null)));
+            flat(InputShape.FLATTENED, 5, t.delete(t.row(3, 30L)))));
     task.close(List.of(PARTITION));
     task.stop();
 
     assertThat(rows("flat_payments")).containsExactly(values(1, 11L));
   }
 
-  static final Schema DOC_KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-  static final Schema DOC =
-      SchemaBuilder.struct()
-          .optional()
-          .field("id", Schema.INT32_SCHEMA)
-          .field("body", Schema.OPTIONAL_STRING_SCHEMA)
-          .build();
-  static final Schema DOC_ENVELOPE =
-      SchemaBuilder.struct()
-          .name("docs.Envelope")
-          .field("before", DOC)
-          .field("after", DOC)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
+  static final DebeziumTable DOCS =
+      DebeziumTable.builder("docs")
+          .topic(PARTITION.topic())
+          .key("id", Schema.INT32_SCHEMA)
+          .column("body", Schema.OPTIONAL_STRING_SCHEMA)
           .build();
   static final String UNAVAILABLE = "__debezium_unavailable_value";
 
-  /** A change of table docs; {@code op = t} is a truncate (no key, no row). */
-  static SinkRecord doc(long offset, String op, Integer id, String body) {
-    Struct source =
-        new Struct(SOURCE).put("db", "shop").put("table", "docs").put("lsn", 1000L + offset);
-    Struct value = new Struct(DOC_ENVELOPE).put("source", source).put("op", op);
-    if (id != null) {
-      // no before image: PostgreSQL's default replica identity
-      value.put("after", new Struct(DOC).put("id", id).put("body", body));
-    }
-    return new SinkRecord(
-        PARTITION.topic(),
-        PARTITION.partition(),
-        id == null ? null : DOC_KEY,
-        id == null ? null : new Struct(DOC_KEY).put("id", id),
-        DOC_ENVELOPE,
-        value,
-        offset);
+  /**
+   * A change of table docs; {@code op = t} is a truncate (no key, no row). The same offset is
+   * always the same change, as a replayed topic is.
+   */
+  static SinkRecord doc(InputShape shape, long offset, String op, Integer id, String body) {
+    Change change =
+        switch (op) {
+          case "c" -> DOCS.create(DOCS.row(id, body));
+          // no before image: PostgreSQL's default replica identity
+          case "u" -> DOCS.update(null, DOCS.row(id, body));
+          case "t" -> DOCS.truncate();
+          default -> throw new IllegalArgumentException(op);
+        };
+    return change
+        .atLsn(1000L + offset)
+        .atSourceTsMs(SOURCE_TS_MS + offset)
+        .toSinkRecord(shape, PARTITION.partition(), offset);
   }
 
-  Map<String, String> docProps() {
-    Map<String, String> props = props();
+  Map<String, String> docProps(InputShape shape) {
+    Map<String, String> props = props(shape);
     props.put("table.merge-engine", "deduplicate");
     props.remove("table.option.fields.amount.aggregate-function");
     return props;
   }
 
-  @Test
-  void truncateDeletesEveryRowAndIsNotReplayedAfterACrash() throws Exception {
+  // routed by ${source.table} from a topic of several tables: flattened rows name it only with
+  // add.fields
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void truncateDeletesEveryRowAndIsNotReplayedAfterACrash(InputShape shape) throws Exception {
     ChangelakeSinkTask crashed = new ChangelakeSinkTask();
     crashed.initialize(new Context());
-    crashed.start(docProps());
+    crashed.start(docProps(shape));
     crashed.open(List.of(PARTITION));
-    crashed.put(List.of(doc(0, "c", 1, "one"), doc(1, "c", 2, "two")));
+    crashed.put(List.of(doc(shape, 0, "c", 1, "one"), doc(shape, 1, "c", 2, "two")));
     crashed.commitTables(crashed.processedPositions(), id -> true);
     assertThat(rows("docs")).containsExactly(values(1, "one"), values(2, "two"));
     // buffered when the truncate arrives: it precedes the truncate, which deletes it too
-    crashed.put(List.of(doc(2, "c", 3, "three"), doc(3, "t", null, null)));
+    crashed.put(List.of(doc(shape, 2, "c", 3, "three"), doc(shape, 3, "t", null, null)));
     assertThat(rows("docs")).isEmpty();
-    crashed.put(List.of(doc(4, "c", 4, "four")));
+    crashed.put(List.of(doc(shape, 4, "c", 4, "four")));
     crashed.stop(); // dies before committing offset 4, Connect never heard of any of it
 
     ChangelakeSinkTask next = new ChangelakeSinkTask();
     next.initialize(new Context());
-    next.start(docProps());
+    next.start(docProps(shape));
     next.open(List.of(PARTITION));
     next.put(
         List.of(
-            doc(0, "c", 1, "one"),
-            doc(1, "c", 2, "two"),
-            doc(2, "c", 3, "three"),
-            doc(3, "t", null, null),
-            doc(4, "c", 4, "four"),
-            doc(5, "c", 5, "five")));
+            doc(shape, 0, "c", 1, "one"),
+            doc(shape, 1, "c", 2, "two"),
+            doc(shape, 2, "c", 3, "three"),
+            doc(shape, 3, "t", null, null),
+            doc(shape, 4, "c", 4, "four"),
+            doc(shape, 5, "c", 5, "five")));
     next.close(List.of(PARTITION));
     next.stop();
 
@@ -308,24 +284,30 @@ class ChangelakeSinkTaskTest {
     assertThat(rows("docs")).containsExactly(values(4, "four"), values(5, "five"));
   }
 
-  @Test
-  void unchangedToastedValuesWithoutABeforeImageComeFromTheStoredRow() throws Exception {
+  // routed by ${source.table} from a topic of several tables: flattened rows name it only with
+  // add.fields
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void unchangedToastedValuesWithoutABeforeImageComeFromTheStoredRow(InputShape shape)
+      throws Exception {
     ChangelakeSinkTask task = new ChangelakeSinkTask();
     task.initialize(new Context());
-    task.start(docProps());
+    task.start(docProps(shape));
     task.open(List.of(PARTITION));
-    task.put(List.of(doc(0, "c", 1, "committed text")));
+    task.put(List.of(doc(shape, 0, "c", 1, "committed text")));
     task.commitTables(task.processedPositions(), id -> true);
 
     task.put(
         List.of(
             // the stored row is committed
-            doc(1, "u", 1, UNAVAILABLE),
+            doc(shape, 1, "u", 1, UNAVAILABLE),
             // the stored row was written in this very batch and is not committed yet
-            doc(2, "c", 2, "fresh text"),
-            doc(3, "u", 2, "fresher text"),
-            doc(4, "u", 2, UNAVAILABLE)));
-    assertThatThrownBy(() -> task.put(List.of(doc(5, "u", 9, UNAVAILABLE))))
+            doc(shape, 2, "c", 2, "fresh text"),
+            doc(shape, 3, "u", 2, "fresher text"),
+            doc(shape, 4, "u", 2, UNAVAILABLE)));
+    assertThatThrownBy(() -> task.put(List.of(doc(shape, 5, "u", 9, UNAVAILABLE))))
         .as("no stored row to take the value from")
         .hasMessageContaining("column 'body'")
         .hasMessageContaining("REPLICA IDENTITY FULL");

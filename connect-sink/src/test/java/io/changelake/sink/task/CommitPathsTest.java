@@ -1,11 +1,8 @@
 package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
-import static io.changelake.sink.task.ChangelakeSinkTaskTest.ENVELOPE;
-import static io.changelake.sink.task.ChangelakeSinkTaskTest.KEY;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.PARTITION;
-import static io.changelake.sink.task.ChangelakeSinkTaskTest.ROW;
-import static io.changelake.sink.task.ChangelakeSinkTaskTest.SOURCE;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.payments;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +12,9 @@ import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.OffsetCopyFault;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.schema.debezium.EnvelopeFields;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
@@ -258,87 +257,36 @@ class CommitPathsTest {
             values(1, 1L, null), values(2, 1L, "new column"), values(3, 1L, null));
   }
 
-  private static Struct source(String table, long lsn) {
-    return new Struct(SOURCE).put("db", "shop").put("table", table).put("lsn", lsn);
-  }
-
+  // the commit paths do not depend on the input shape: envelopes only
   private static SinkRecord change(long offset, String table) {
     return change(offset, table, 1);
   }
 
   private static SinkRecord change(long offset, String table, int account) {
-    Struct value =
-        new Struct(ENVELOPE)
-            .put("after", new Struct(ROW).put("account", account).put("amount", 1L))
-            .put("source", source(table, 1000 + offset))
-            .put("op", "c");
-    return new SinkRecord(
-        PARTITION.topic(),
-        PARTITION.partition(),
-        KEY,
-        new Struct(KEY).put("account", account),
-        ENVELOPE,
-        value,
-        offset);
+    DebeziumTable t = payments(table);
+    return t.create(t.row(account, 1L))
+        .atLsn(1000 + offset)
+        .toSinkRecord(InputShape.ENVELOPE, PARTITION.partition(), offset);
   }
 
   private static SinkRecord badOp(long offset, String table) {
-    Struct value =
-        new Struct(ENVELOPE)
-            .put("after", new Struct(ROW).put("account", 1).put("amount", 1L))
-            .put("source", source(table, 1000 + offset))
-            .put("op", "x");
-    return new SinkRecord(
-        PARTITION.topic(),
-        PARTITION.partition(),
-        KEY,
-        new Struct(KEY).put("account", 1),
-        ENVELOPE,
-        value,
-        offset);
+    SinkRecord record = change(offset, table);
+    ((Struct) record.value()).put(EnvelopeFields.OP, "x");
+    return record;
   }
 
   private static SinkRecord truncate(long offset, String table) {
-    Struct value = new Struct(ENVELOPE).put("source", source(table, 1000 + offset)).put("op", "t");
-    return new SinkRecord(
-        PARTITION.topic(), PARTITION.partition(), null, null, ENVELOPE, value, offset);
+    return payments(table)
+        .truncate()
+        .atLsn(1000 + offset)
+        .toSinkRecord(InputShape.ENVELOPE, PARTITION.partition(), offset);
   }
 
-  private static final Schema ROW_WITH_NOTE =
-      SchemaBuilder.struct()
-          .optional()
-          .field("account", Schema.INT32_SCHEMA)
-          .field("amount", Schema.OPTIONAL_INT64_SCHEMA)
-          .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-          .build();
-  private static final Schema ENVELOPE_WITH_NOTE =
-      SchemaBuilder.struct()
-          .name("payments.Envelope")
-          .field("before", ROW_WITH_NOTE)
-          .field("after", ROW_WITH_NOTE)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
-          .build();
-
   private static SinkRecord withNote(TopicPartition tp, long offset, int account, String note) {
-    Struct value =
-        new Struct(ENVELOPE_WITH_NOTE)
-            .put(
-                "after",
-                new Struct(ROW_WITH_NOTE)
-                    .put("account", account)
-                    .put("amount", 1L)
-                    .put("note", note))
-            .put("source", source("t1", 5000 + offset))
-            .put("op", "c");
-    return new SinkRecord(
-        tp.topic(),
-        tp.partition(),
-        KEY,
-        new Struct(KEY).put("account", account),
-        ENVELOPE_WITH_NOTE,
-        value,
-        offset);
+    DebeziumTable t = payments("t1").withColumn("note", Schema.OPTIONAL_STRING_SCHEMA);
+    return t.create(t.row(account, 1L, note))
+        .atLsn(5000 + offset)
+        .toSinkRecord(InputShape.ENVELOPE, tp.partition(), offset);
   }
 
   /** A task context whose dead-letter reporter answers every report with {@code outcome}. */

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.sink.testing.InputShapes;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,15 +16,14 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Records without a key (a source table without primary key, REPLICA IDENTITY FULL): by default an
@@ -28,31 +31,27 @@ import org.junit.jupiter.api.io.TempDir;
  * keyed topic next to it is written as usual.
  */
 class KeylessTablesTest {
-  static final Schema ROW =
-      SchemaBuilder.struct()
-          .optional()
-          .field("id", Schema.INT32_SCHEMA)
-          .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-          .build();
-  static final Schema KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-  static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .field("db", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
-          .field("lsn", Schema.INT64_SCHEMA)
-          .build();
-  static final Schema ENVELOPE =
-      SchemaBuilder.struct()
-          .name("shop.Envelope")
-          .field("before", ROW)
-          .field("after", ROW)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
-          .build();
+  /** Table {@code table}: keyed by id, or (a table without primary key) not keyed at all. */
+  static DebeziumTable table(String table, boolean keyed) {
+    DebeziumTable.Builder builder = DebeziumTable.builder(table).server("shop");
+    if (keyed) {
+      builder.key("id", Schema.INT32_SCHEMA);
+    } else {
+      builder.column("id", Schema.INT32_SCHEMA);
+    }
+    return builder.column("note", Schema.OPTIONAL_STRING_SCHEMA).build();
+  }
+
   static final TopicPartition KEYLESS = new TopicPartition("shop.public.log", 0);
   static final TopicPartition KEYED = new TopicPartition("shop.public.items", 0);
 
   @TempDir Path tmp;
+
+  Map<String, String> props(InputShape shape) {
+    Map<String, String> props = props();
+    props.putAll(InputShapes.sinkConfig(shape));
+    return props;
+  }
 
   Map<String, String> props() {
     Map<String, String> props = new HashMap<>();
@@ -67,53 +66,35 @@ class KeylessTablesTest {
     return props;
   }
 
-  static Struct row(int id, String note) {
-    return new Struct(ROW).put("id", id).put("note", note);
-  }
-
-  /** A Debezium envelope of table {@code table}; keyless tables get a null key. */
-  static SinkRecord record(
-      TopicPartition tp, String op, Struct before, Struct after, long offset, boolean keyed) {
-    String table = tp.topic().substring(tp.topic().lastIndexOf('.') + 1);
-    Struct source =
-        new Struct(SOURCE).put("db", "shop").put("table", table).put("lsn", 5000L + offset);
-    Struct value =
-        new Struct(ENVELOPE)
-            .put("before", before)
-            .put("after", after)
-            .put("source", source)
-            .put("op", op);
-    Struct anyRow = after != null ? after : before;
-    return new SinkRecord(
-        tp.topic(),
-        tp.partition(),
-        keyed ? KEY : null,
-        keyed ? new Struct(KEY).put("id", anyRow.getInt32("id")) : null,
-        ENVELOPE,
-        value,
-        offset);
-  }
-
-  /** Inserts 1 and 2, updates 1, deletes 2: on the keyless topic and on the keyed one. */
-  static List<SinkRecord> changes() {
+  /**
+   * Inserts 1 and 2, updates 1, deletes 2: on the keyless topic and on the keyed one (REPLICA
+   * IDENTITY FULL: with before images).
+   */
+  static List<SinkRecord> changes(InputShape shape) {
     List<SinkRecord> records = new ArrayList<>();
     for (TopicPartition tp : List.of(KEYLESS, KEYED)) {
-      boolean keyed = tp.equals(KEYED);
-      records.add(record(tp, "c", null, row(1, "one"), 0, keyed));
-      records.add(record(tp, "c", null, row(2, "two"), 1, keyed));
-      records.add(record(tp, "u", row(1, "one"), row(1, "one!"), 2, keyed));
-      records.add(record(tp, "d", row(2, "two"), null, 3, keyed));
+      DebeziumTable t = table(tp.topic().substring(tp.topic().lastIndexOf('.') + 1), tp == KEYED);
+      List<Change> changes =
+          List.of(
+              t.create(t.row(1, "one")),
+              t.create(t.row(2, "two")),
+              t.update(t.row(1, "one"), t.row(1, "one!")),
+              t.delete(t.row(2, "two")));
+      for (int offset = 0; offset < changes.size(); offset++) {
+        records.add(
+            changes.get(offset).atLsn(5000L + offset).toSinkRecord(shape, tp.partition(), offset));
+      }
     }
     return records;
   }
 
-  private void run(Map<String, String> props) {
+  private void run(InputShape shape, Map<String, String> props) {
     ChangelakeSinkTask task = new ChangelakeSinkTask();
     task.initialize(new ChangelakeSinkTaskTest.Context());
     task.start(props);
     try {
       task.open(List.of(KEYLESS, KEYED));
-      task.put(changes());
+      task.put(changes(shape));
       task.preCommit(Map.of());
       task.close(List.of(KEYLESS, KEYED));
     } finally {
@@ -125,10 +106,15 @@ class KeylessTablesTest {
     return (FileStoreTable) catalog.getTable(Identifier.create("lake", name));
   }
 
-  @Test
-  void aKeylessTopicBecomesAnAppendOnlyTableOfItsChangesAndTheKeyedTopicIsWrittenAsUsual()
-      throws Exception {
-    run(props());
+  // keyless deletes need their row: envelopes, or flattened rows with rewritten deletes (at the
+  // transform's defaults a keyless delete is a tombstone without key, nothing to read)
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_REWRITE"})
+  void aKeylessTopicBecomesAnAppendOnlyTableOfItsChangesAndTheKeyedTopicIsWrittenAsUsual(
+      InputShape shape) throws Exception {
+    run(shape, props(shape));
     try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
       FileStoreTable log = table(catalog, "log");
       assertThat(log.primaryKeys()).isEmpty();
@@ -152,11 +138,17 @@ class KeylessTablesTest {
     }
   }
 
-  @Test
-  void aKeylessTopicWithAConfiguredPrimaryKeyMirrorsItsSourceTable() throws Exception {
-    Map<String, String> props = props();
+  // keyless deletes need their row: envelopes, or flattened rows with rewritten deletes (at the
+  // transform's defaults a keyless delete is a tombstone without key, nothing to read)
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_REWRITE"})
+  void aKeylessTopicWithAConfiguredPrimaryKeyMirrorsItsSourceTable(InputShape shape)
+      throws Exception {
+    Map<String, String> props = props(shape);
     props.put("table.log.primary-key-fields", "id");
-    run(props);
+    run(shape, props);
     try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
       FileStoreTable log = table(catalog, "log");
       assertThat(log.primaryKeys()).containsExactly("id");
@@ -169,11 +161,16 @@ class KeylessTablesTest {
     }
   }
 
-  @Test
-  void keylessModeFailRefusesTheRecordNamingTheSettings() {
-    Map<String, String> props = props();
+  // keyless deletes need their row: envelopes, or flattened rows with rewritten deletes (at the
+  // transform's defaults a keyless delete is a tombstone without key, nothing to read)
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_REWRITE"})
+  void keylessModeFailRefusesTheRecordNamingTheSettings(InputShape shape) {
+    Map<String, String> props = props(shape);
     props.put("table.log.keyless-mode", "fail");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(props))
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> run(shape, props))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("shop.public.log-0@0")
         .hasMessageContaining("lake.log")

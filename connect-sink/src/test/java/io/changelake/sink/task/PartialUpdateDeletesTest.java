@@ -6,6 +6,10 @@ import io.changelake.lsm.compact.CompactionSettings;
 import io.changelake.lsm.compact.Compactor;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.sink.testing.InputShapes;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,14 +18,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Deletes into a partial-update table with {@code table.delete-policy=remove-row} on real Paimon,
@@ -31,32 +35,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PartialUpdateDeletesTest {
   static final TopicPartition PARTITION = new TopicPartition("shop.public.accounts", 0);
-  static final Schema KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-  static final Schema ROW =
-      SchemaBuilder.struct()
-          .optional()
-          .field("id", Schema.INT32_SCHEMA)
-          .field("balance", Schema.OPTIONAL_INT64_SCHEMA)
-          .field("status", Schema.OPTIONAL_STRING_SCHEMA)
-          .build();
-  static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .field("db", Schema.STRING_SCHEMA)
-          .field("schema", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
-          .field("lsn", Schema.INT64_SCHEMA)
-          .build();
-  static final Schema ENVELOPE =
-      SchemaBuilder.struct()
-          .name("shop.public.accounts.Envelope")
-          .field("before", ROW)
-          .field("after", ROW)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
+  static final DebeziumTable ACCOUNTS =
+      DebeziumTable.builder("accounts")
+          .topic(PARTITION.topic())
+          .key("id", Schema.INT32_SCHEMA)
+          .column("balance", Schema.OPTIONAL_INT64_SCHEMA)
+          .column("status", Schema.OPTIONAL_STRING_SCHEMA)
           .build();
 
   @TempDir Path tmp;
   private long nextOffset;
+  private InputShape shape;
 
   Map<String, String> props() {
     Map<String, String> props = new HashMap<>();
@@ -64,7 +53,8 @@ class PartialUpdateDeletesTest {
     props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
     props.put("writer.spill.dir", tmp.resolve("spill").toString());
     props.put("route.database", "lake");
-    props.put("route.table.format", "${source.table}");
+    props.putAll(InputShapes.route(shape, "accounts"));
+    props.putAll(InputShapes.sinkConfig(shape));
     props.put("table.merge-engine", "partial-update");
     props.put("table.delete-policy", "remove-row");
     props.put("table.changelog-producer", "lookup");
@@ -75,46 +65,27 @@ class PartialUpdateDeletesTest {
     return props;
   }
 
-  SinkRecord record(String op, int id, Struct before, Struct after) {
+  SinkRecord record(Change change) {
     long offset = nextOffset++;
-    Struct source =
-        new Struct(SOURCE)
-            .put("db", "shop")
-            .put("schema", "public")
-            .put("table", "accounts")
-            .put("lsn", 5000L + offset * 8);
-    Struct value =
-        new Struct(ENVELOPE)
-            .put("before", before)
-            .put("after", after)
-            .put("source", source)
-            .put("op", op);
-    return new SinkRecord(
-        PARTITION.topic(),
-        PARTITION.partition(),
-        KEY,
-        new Struct(KEY).put("id", id),
-        ENVELOPE,
-        value,
-        offset);
+    return change.atLsn(5000L + offset * 8).toSinkRecord(shape, PARTITION.partition(), offset);
   }
 
   static Struct row(int id, Long balance, String status) {
-    return new Struct(ROW).put("id", id).put("balance", balance).put("status", status);
+    return ACCOUNTS.row(id, balance, status);
   }
 
   SinkRecord snapshotRead(int id) {
-    return record("r", id, null, row(id, id * 10L, "new"));
+    return record(ACCOUNTS.read(row(id, id * 10L, "new")));
   }
 
   /** REPLICA IDENTITY DEFAULT: no before image. */
   SinkRecord update(int id) {
-    return record("u", id, null, row(id, id * 10L + 1, "touched"));
+    return record(ACCOUNTS.update(null, row(id, id * 10L + 1, "touched")));
   }
 
   /** REPLICA IDENTITY DEFAULT: the before image holds the key only. */
   SinkRecord delete(int id) {
-    return record("d", id, row(id, null, null), null);
+    return record(ACCOUNTS.deleteKey(id));
   }
 
   /** Snapshot rows 1..n, updates of every third id, deletes of every seventh. */
@@ -183,8 +154,11 @@ class PartialUpdateDeletesTest {
     task.open(List.of(PARTITION));
   }
 
-  @Test
-  void keysUpdatedAndDeletedInOneRoundAfterTheirSnapshotRoundAreGone() throws Exception {
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void keysUpdatedAndDeletedInOneRoundAfterTheirSnapshotRoundAreGone(InputShape shape)
+      throws Exception {
+    this.shape = shape;
     ChangelakeSinkTask task = start();
     task.put(snapshot(50));
     commit(task);
@@ -200,8 +174,10 @@ class PartialUpdateDeletesTest {
     assertThat(rows()).isEqualTo(expected(50));
   }
 
-  @Test
-  void keysCreatedUpdatedAndDeletedInOneRoundAreGone() throws Exception {
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void keysCreatedUpdatedAndDeletedInOneRoundAreGone(InputShape shape) throws Exception {
+    this.shape = shape;
     ChangelakeSinkTask task = start();
     List<SinkRecord> records = snapshot(50);
     records.addAll(changes(50));
@@ -212,8 +188,10 @@ class PartialUpdateDeletesTest {
     assertThat(rows()).isEqualTo(expected(50));
   }
 
-  @Test
-  void updatesAndDeletesInSeparateRoundsCompactedInBetween() throws Exception {
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void updatesAndDeletesInSeparateRoundsCompactedInBetween(InputShape shape) throws Exception {
+    this.shape = shape;
     ChangelakeSinkTask task = start();
     task.put(snapshot(50));
     commit(task);

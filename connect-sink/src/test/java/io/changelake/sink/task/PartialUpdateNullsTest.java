@@ -8,6 +8,9 @@ import io.changelake.lsm.compact.Compactor;
 import io.changelake.lsm.table.InternalColumns;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +20,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.paimon.catalog.Catalog;
@@ -33,150 +35,83 @@ import org.junit.jupiter.params.provider.EnumSource;
  * NULL, a delete removes the row (one topic) or clears the topic's columns (several topics into one
  * wide table, {@code delete-policy=clear-columns}), Debezium's placeholder for an unchanged TOASTed
  * column keeps the stored value, and a column the source adds joins its topic's sequence group.
- * Every scenario runs on Debezium envelopes and on {@code ExtractNewRecordState}'s flattened rows
- * (with {@code add.fields=op,lsn} and {@code delete.tombstone.handling.mode=rewrite}, and with
- * tombstone deletes). Updates carry no before image and deletes only the key, as PostgreSQL sends
- * them with its default replica identity.
+ * Every scenario runs on every input shape of the test kit: Debezium envelopes and {@code
+ * ExtractNewRecordState}'s flattened rows (at its defaults; with {@code add.fields}; and with
+ * {@code delete.tombstone.handling.mode=rewrite}). Updates carry no before image and deletes only
+ * the key, as PostgreSQL sends them with its default replica identity.
  */
 class PartialUpdateNullsTest {
   static final String UNAVAILABLE = "__debezium_unavailable_value";
 
-  enum Input {
-    ENVELOPE,
-    FLATTENED,
-    FLATTENED_TOMBSTONES
-  }
-
   @TempDir Path tmp;
-  // one database: its LSNs grow across all its tables
+  // one database: its LSNs (and its clock, source.ts_ms) grow across all its tables
   private long lsn = 10_000;
 
-  /** Records of one source table: envelopes or flattened rows, one Kafka partition. */
+  /** Records of one source table in one input shape, one Kafka partition. */
   final class Source {
     final TopicPartition partition;
-    final String table;
-    final Input input;
+    final InputShape input;
     final List<String> columns;
-    final Schema key = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-    final Schema row;
-    final Schema envelope;
-    final Schema flat;
+    final DebeziumTable table;
     private long offset;
 
-    Source(String topic, String table, Input input, String... columns) {
+    Source(String topic, String table, InputShape input, String... columns) {
       this.partition = new TopicPartition(topic, 0);
-      this.table = table;
       this.input = input;
       this.columns = List.of(columns);
-      SchemaBuilder row = SchemaBuilder.struct().optional().field("id", Schema.INT32_SCHEMA);
-      SchemaBuilder flat =
-          SchemaBuilder.struct().name(topic + ".Value").field("id", Schema.INT32_SCHEMA);
+      DebeziumTable.Builder builder =
+          DebeziumTable.builder(table).topic(topic).key("id", Schema.INT32_SCHEMA);
       for (String column : columns) {
-        row.field(column, Schema.OPTIONAL_STRING_SCHEMA);
-        flat.field(column, Schema.OPTIONAL_STRING_SCHEMA);
+        builder.column(column, Schema.OPTIONAL_STRING_SCHEMA);
       }
-      this.row = row.build();
-      this.flat =
-          flat.field("__op", Schema.OPTIONAL_STRING_SCHEMA)
-              .field("__deleted", Schema.OPTIONAL_STRING_SCHEMA)
-              .field("__lsn", Schema.OPTIONAL_INT64_SCHEMA)
-              .build();
-      Schema source =
-          SchemaBuilder.struct()
-              .field("db", Schema.STRING_SCHEMA)
-              .field("schema", Schema.STRING_SCHEMA)
-              .field("table", Schema.STRING_SCHEMA)
-              .field("lsn", Schema.INT64_SCHEMA)
-              .build();
-      this.envelope =
-          SchemaBuilder.struct()
-              .name(topic + ".Envelope")
-              .field("before", this.row)
-              .field("after", this.row)
-              .field("source", source)
-              .field("op", Schema.STRING_SCHEMA)
-              .build();
+      this.table = builder.build();
     }
 
     /** The same source after {@code ALTER TABLE ... ADD COLUMN}. */
     Source withColumn(String column) {
       List<String> more = new ArrayList<>(columns);
       more.add(column);
-      Source altered = new Source(partition.topic(), table, input, more.toArray(String[]::new));
+      Source altered =
+          new Source(partition.topic(), table.table(), input, more.toArray(String[]::new));
       altered.offset = offset;
       return altered;
     }
 
     SinkRecord read(int id, String... values) {
-      return change("r", id, values);
+      return record(table.read(row(id, values)));
     }
 
     SinkRecord update(int id, String... values) {
-      return change("u", id, values);
-    }
-
-    private SinkRecord change(String op, int id, String... values) {
-      Struct after = new Struct(row).put("id", id);
-      for (int i = 0; i < columns.size(); i++) {
-        after.put(columns.get(i), values[i]);
-      }
-      return input == Input.ENVELOPE ? envelope(op, null, after) : flat(op, after, "false");
+      return record(table.update(null, row(id, values)));
     }
 
     SinkRecord delete(int id) {
-      Struct keyOnly = new Struct(row).put("id", id);
-      return switch (input) {
-        case ENVELOPE -> envelope("d", keyOnly, null);
-        case FLATTENED -> flat("d", keyOnly, "true");
-        case FLATTENED_TOMBSTONES -> record(null, null, id);
-      };
+      return record(table.deleteKey(id));
     }
 
-    private SinkRecord envelope(String op, Struct before, Struct after) {
-      Struct source =
-          new Struct(envelope.field("source").schema())
-              .put("db", "shop")
-              .put("schema", "public")
-              .put("table", table)
-              .put("lsn", lsn += 8);
-      Struct value =
-          new Struct(envelope)
-              .put("before", before)
-              .put("after", after)
-              .put("source", source)
-              .put("op", op);
-      return record(envelope, value, (after != null ? after : before).getInt32("id"));
+    private Struct row(int id, String... values) {
+      Object[] row = new Object[columns.size() + 1];
+      row[0] = id;
+      System.arraycopy(values, 0, row, 1, columns.size());
+      return table.row(row);
     }
 
-    private SinkRecord flat(String op, Struct image, String deleted) {
-      Struct value =
-          new Struct(flat).put("__op", op).put("__deleted", deleted).put("__lsn", lsn += 8);
-      value.put("id", image.getInt32("id"));
-      for (String column : columns) {
-        value.put(column, image.getString(column));
-      }
-      return record(flat, value, image.getInt32("id"));
-    }
-
-    private SinkRecord record(Schema schema, Struct value, int id) {
-      return new SinkRecord(
-          partition.topic(),
-          partition.partition(),
-          key,
-          new Struct(key).put("id", id),
-          schema,
-          value,
-          offset++);
+    private SinkRecord record(Change change) {
+      lsn += 8;
+      return change
+          .atLsn(lsn)
+          .atSourceTsMs(lsn)
+          .toSinkRecord(input, partition.partition(), offset++);
     }
   }
 
-  Map<String, String> props(Input input) {
+  Map<String, String> props(InputShape input) {
     Map<String, String> props = new HashMap<>();
     props.put("name", "nulls-sink");
     props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
     props.put("writer.spill.dir", tmp.resolve("spill").toString());
     props.put("route.database", "lake");
-    props.put("input.format", input == Input.ENVELOPE ? "envelope" : "flattened");
+    props.put("input.format", input.isFlattened() ? "flattened" : "envelope");
     props.put("table.merge-engine", "partial-update");
     props.put("table.buckets", "1");
     // commits only when the test says so
@@ -252,7 +187,7 @@ class PartialUpdateNullsTest {
     return rows;
   }
 
-  private Map<String, String> oneTopic(Input input) {
+  private Map<String, String> oneTopic(InputShape input) {
     Map<String, String> props = props(input);
     props.put("route.table.format", "${topic}");
     props.put("route.sanitize", "true");
@@ -261,8 +196,8 @@ class PartialUpdateNullsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Input.class)
-  void aColumnSetToNullReadsNullAndADeleteRemovesTheRow(Input input) throws Exception {
+  @EnumSource(InputShape.class)
+  void aColumnSetToNullReadsNullAndADeleteRemovesTheRow(InputShape input) throws Exception {
     Source accounts = new Source("shop.public.accounts", "accounts", input, "status", "document");
     ChangelakeSinkTask task = start(oneTopic(input), accounts);
     List<SinkRecord> snapshot = new ArrayList<>();
@@ -295,8 +230,8 @@ class PartialUpdateNullsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Input.class)
-  void unchangedToastedValuesKeepTheStoredValueWhileOthersAreSetToNull(Input input)
+  @EnumSource(InputShape.class)
+  void unchangedToastedValuesKeepTheStoredValueWhileOthersAreSetToNull(InputShape input)
       throws Exception {
     Source accounts = new Source("shop.public.accounts", "accounts", input, "status", "document");
     ChangelakeSinkTask task = start(oneTopic(input), accounts);
@@ -313,7 +248,7 @@ class PartialUpdateNullsTest {
         "shop_public_accounts", expect(1, values(null, "long text 1"), 2, values("x", null)));
   }
 
-  private Map<String, String> wide(Input input) {
+  private Map<String, String> wide(InputShape input) {
     Map<String, String> props = props(input);
     // a static name: the routing may send several topics there, so each gets its own group
     props.put("route.table.format", "customer_wide");
@@ -322,8 +257,9 @@ class PartialUpdateNullsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Input.class)
-  void twoTopicsFillOneWideTableEachSettingAndClearingOnlyItsColumns(Input input) throws Exception {
+  @EnumSource(InputShape.class)
+  void twoTopicsFillOneWideTableEachSettingAndClearingOnlyItsColumns(InputShape input)
+      throws Exception {
     Source customers = new Source("shop.public.customers", "customers", input, "name", "email");
     Source stats = new Source("shop.public.stats", "stats", input, "score", "tier");
     ChangelakeSinkTask task = start(wide(input), customers, stats);
@@ -368,8 +304,8 @@ class PartialUpdateNullsTest {
    * versions of the key in its write buffer before they meet the stored row.
    */
   @ParameterizedTest
-  @EnumSource(Input.class)
-  void aKeyUpdatedAndDeletedByOneTopicInOneRoundLosesOnlyThatTopicsColumns(Input input)
+  @EnumSource(InputShape.class)
+  void aKeyUpdatedAndDeletedByOneTopicInOneRoundLosesOnlyThatTopicsColumns(InputShape input)
       throws Exception {
     Source customers = new Source("shop.public.customers", "customers", input, "name", "email");
     Source stats = new Source("shop.public.stats", "stats", input, "score", "tier");
@@ -406,8 +342,8 @@ class PartialUpdateNullsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Input.class)
-  void aColumnTheSourceAddsJoinsItsTopicsGroup(Input input) throws Exception {
+  @EnumSource(InputShape.class)
+  void aColumnTheSourceAddsJoinsItsTopicsGroup(InputShape input) throws Exception {
     Source customers = new Source("shop.public.customers", "customers", input, "name");
     Source stats = new Source("shop.public.stats", "stats", input, "score");
     ChangelakeSinkTask task = start(wide(input), customers, stats);
@@ -425,11 +361,11 @@ class PartialUpdateNullsTest {
 
   @Test
   void aSecondTopicIntoATableCreatedForOneTopicIsRefusedNamingBoth() {
-    Map<String, String> props = props(Input.ENVELOPE);
+    Map<String, String> props = props(InputShape.ENVELOPE);
     props.put("route.table.format", "${source.table}");
     props.put("table.delete-policy", "remove-row");
-    Source first = new Source("eu.public.accounts", "accounts", Input.ENVELOPE, "status");
-    Source second = new Source("us.public.accounts", "accounts", Input.ENVELOPE, "status");
+    Source first = new Source("eu.public.accounts", "accounts", InputShape.ENVELOPE, "status");
+    Source second = new Source("us.public.accounts", "accounts", InputShape.ENVELOPE, "status");
     ChangelakeSinkTask task = start(props, first, second);
     task.put(List.of(first.read(1, "new")));
 
@@ -444,9 +380,10 @@ class PartialUpdateNullsTest {
   @Test
   void twoTopicsCarryingTheSameValueColumnAreRefusedNamingTheColumn() {
     Source customers =
-        new Source("shop.public.customers", "customers", Input.ENVELOPE, "name", "updated");
-    Source stats = new Source("shop.public.stats", "stats", Input.ENVELOPE, "score", "updated");
-    ChangelakeSinkTask task = start(wide(Input.ENVELOPE), customers, stats);
+        new Source("shop.public.customers", "customers", InputShape.ENVELOPE, "name", "updated");
+    Source stats =
+        new Source("shop.public.stats", "stats", InputShape.ENVELOPE, "score", "updated");
+    ChangelakeSinkTask task = start(wide(InputShape.ENVELOPE), customers, stats);
     task.put(List.of(customers.read(1, "ann", "monday")));
 
     assertThatThrownBy(() -> task.put(List.of(stats.read(1, "10", "tuesday"))))

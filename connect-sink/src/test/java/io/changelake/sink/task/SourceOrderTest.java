@@ -9,16 +9,16 @@ import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
-import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.paimon.catalog.Catalog;
@@ -34,34 +34,18 @@ import org.junit.jupiter.api.io.TempDir;
 class SourceOrderTest {
   static final TopicPartition P0 = new TopicPartition("accounts", 0);
   static final TopicPartition P1 = new TopicPartition("accounts", 1);
-  static final Schema KEY = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-  static final Schema FLAT =
-      SchemaBuilder.struct()
-          .name("accounts.Value")
-          .field("id", Schema.INT32_SCHEMA)
-          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-          .field("__lsn", Schema.OPTIONAL_INT64_SCHEMA)
-          .build();
-  static final Schema ROW =
-      SchemaBuilder.struct()
-          .optional()
-          .field("id", Schema.INT32_SCHEMA)
-          .field("name", Schema.OPTIONAL_STRING_SCHEMA)
-          .build();
-  static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .field("db", Schema.STRING_SCHEMA)
-          .field("table", Schema.STRING_SCHEMA)
-          .field("lsn", Schema.INT64_SCHEMA)
-          .build();
-  static final Schema ENVELOPE =
-      SchemaBuilder.struct()
-          .name("accounts.Envelope")
-          .field("before", ROW)
-          .field("after", ROW)
-          .field("source", SOURCE)
-          .field("op", Schema.STRING_SCHEMA)
-          .build();
+  static final long TIMESTAMP = 1_700_000_000_000L;
+
+  /** Source table {@code table}, whose changes all go to topic accounts. */
+  static DebeziumTable accounts(String table) {
+    return DebeziumTable.builder(table)
+        .topic("accounts")
+        .key("id", Schema.INT32_SCHEMA)
+        .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
+  }
+
+  static final DebeziumTable ACCOUNTS = accounts("accounts");
 
   @TempDir Path tmp;
   private final List<ChangelakeSinkTask> running = new ArrayList<>();
@@ -80,51 +64,38 @@ class SourceOrderTest {
     return props;
   }
 
-  /** A flattened row; {@code lsn} null leaves the position out (add.fields without lsn). */
+  /**
+   * A flattened row; with {@code lsn} it carries {@code __lsn} (add.fields), without it no position
+   * at all (the transform's defaults).
+   */
   static SinkRecord flat(TopicPartition tp, long offset, int id, String name, Long lsn) {
-    Struct value = new Struct(FLAT).put("id", id).put("name", name).put("__lsn", lsn);
-    return record(tp, offset, id, FLAT, value, 1_700_000_000_000L + offset);
+    Change change = ACCOUNTS.update(null, ACCOUNTS.row(id, name));
+    InputShape shape = lsn == null ? InputShape.FLATTENED : InputShape.FLATTENED_ADD_FIELDS;
+    return (lsn == null ? change : change.atLsn(lsn))
+        .toSinkRecord(shape, tp.partition(), offset, TIMESTAMP + offset);
   }
 
   /** ExtractNewRecordState's delete at its defaults: key, null value, no position. */
   static SinkRecord tombstone(TopicPartition tp, long offset, int id) {
-    return record(tp, offset, id, null, null, 1_700_000_000_000L + offset);
+    return ACCOUNTS
+        .deleteKey(id)
+        .toSinkRecord(InputShape.FLATTENED, tp.partition(), offset, TIMESTAMP + offset);
   }
 
   /** A Debezium envelope of table {@code table}; {@code op = t} is a truncate. */
   static SinkRecord envelope(
       TopicPartition tp, long offset, String table, String op, Integer id, String name, long lsn) {
-    Struct value =
-        new Struct(ENVELOPE)
-            .put("source", new Struct(SOURCE).put("db", "shop").put("table", table).put("lsn", lsn))
-            .put("op", op);
-    if (id != null) {
-      value.put("after", new Struct(ROW).put("id", id).put("name", name));
-    }
-    return new SinkRecord(
-        tp.topic(),
-        tp.partition(),
-        id == null ? null : KEY,
-        id == null ? null : new Struct(KEY).put("id", id),
-        ENVELOPE,
-        value,
-        offset,
-        1_700_000_000_000L + offset,
-        TimestampType.CREATE_TIME);
-  }
-
-  private static SinkRecord record(
-      TopicPartition tp, long offset, int id, Schema schema, Struct value, long timestamp) {
-    return new SinkRecord(
-        tp.topic(),
-        tp.partition(),
-        KEY,
-        new Struct(KEY).put("id", id),
-        schema,
-        value,
-        offset,
-        timestamp,
-        TimestampType.CREATE_TIME);
+    DebeziumTable source = accounts(table);
+    Change change =
+        switch (op) {
+          case "c" -> source.create(source.row(id, name));
+          case "d" -> source.deleteKey(id);
+          case "t" -> source.truncate();
+          default -> throw new IllegalArgumentException(op);
+        };
+    return change
+        .atLsn(lsn)
+        .toSinkRecord(InputShape.ENVELOPE, tp.partition(), offset, TIMESTAMP + offset);
   }
 
   ChangelakeSinkTask start(Map<String, String> props, TopicPartition... partitions) {

@@ -2,11 +2,13 @@ package io.changelake.e2e.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.connect.ChangelakeConnectors;
+import io.changelake.schema.debezium.DebeziumOp;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
+import io.changelake.testkit.JsonRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,6 @@ import org.junit.jupiter.api.Test;
  * partition, offset and field, and what came before the bad record is kept.
  */
 class BadInputTest extends PipelineTestBase {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TOPIC = "s11.public.goods";
 
   @Test
@@ -57,13 +59,8 @@ class BadInputTest extends PipelineTestBase {
               template.key(),
               bytes("{\"schema\":{\"type\":\"string\"},\"payload\":\"hi\"}")));
       // a delete without key and without before image: nothing says which row it deletes
-      badOffsets.add(send(producer, TOPIC, null, keylessDelete(template.value())));
-      badOffsets.add(
-          send(
-              producer,
-              TOPIC,
-              keyWithId(template.key(), 9002),
-              qtyAsText(withId(template.value(), 9002))));
+      badOffsets.add(send(producer, keylessDelete("s11")));
+      badOffsets.add(send(producer, qtyAsText("s11")));
     }
     pg.execute(
         "s11",
@@ -134,15 +131,9 @@ class BadInputTest extends PipelineTestBase {
             pg, "s11strict", "s11strict", "public.goods"),
         1);
     awaitRecords(topic, 5);
-    ConsumerRecord<byte[], byte[]> template = awaitFirstRecord(topic);
     long badOffset;
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
-      badOffset =
-          send(
-              producer,
-              topic,
-              keyWithId(template.key(), 9002),
-              qtyAsText(withId(template.value(), 9002)));
+      badOffset = send(producer, qtyAsText("s11strict"));
     }
     pg.execute("s11strict", "INSERT INTO goods VALUES (6, 6, 'after the bad record')");
 
@@ -218,45 +209,35 @@ class BadInputTest extends PipelineTestBase {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A copy of a Debezium value (JSON with schema) as a create of another id. */
-  private static byte[] withId(byte[] value, int id) throws Exception {
-    ObjectNode v = (ObjectNode) JSON.readTree(value);
-    ObjectNode payload = (ObjectNode) v.get("payload");
-    ((ObjectNode) payload.get("after")).put("id", id);
-    payload.put("op", "c");
-    return JSON.writeValueAsBytes(v);
+  private static long send(KafkaProducer<byte[], byte[]> p, JsonRecord record) throws Exception {
+    return send(p, record.topic(), record.key(), record.value());
   }
 
-  private static byte[] keylessDelete(byte[] value) throws Exception {
-    ObjectNode v = (ObjectNode) JSON.readTree(value);
-    ObjectNode payload = (ObjectNode) v.get("payload");
-    payload.putNull("before");
-    payload.putNull("after");
-    payload.put("op", "d");
-    return JSON.writeValueAsBytes(v);
+  /**
+   * Table goods as Debezium's connector {@code server} describes it, with qty of type {@code qty}.
+   */
+  private static DebeziumTable goods(String server, Schema qty) {
+    return DebeziumTable.builder("goods")
+        .server(server)
+        .database(server)
+        .key("id", Schema.INT32_SCHEMA)
+        .column("qty", qty)
+        .column("label", Schema.OPTIONAL_STRING_SCHEMA)
+        .build();
   }
 
-  private static byte[] keyWithId(byte[] key, int id) throws Exception {
-    ObjectNode k = (ObjectNode) JSON.readTree(key);
-    ((ObjectNode) k.get("payload")).put("id", id);
-    return JSON.writeValueAsBytes(k);
+  /** A delete without key and without before image: nothing says which row it deletes. */
+  private static JsonRecord keylessDelete(String server) {
+    DebeziumTable goods = goods(server, Schema.OPTIONAL_INT32_SCHEMA);
+    return new Change(goods, DebeziumOp.DELETE, null, null, null, 30_000_000L, 0L, null)
+        .json(InputShape.ENVELOPE)
+        .orElseThrow();
   }
 
-  /** The same event with column qty suddenly a string: an incompatible type change. */
-  private static byte[] qtyAsText(byte[] value) throws Exception {
-    ObjectNode v = (ObjectNode) JSON.readTree(value);
-    for (JsonNode envelopeField : v.get("schema").get("fields")) {
-      String name = envelopeField.get("field").asText();
-      if (name.equals("before") || name.equals("after")) {
-        for (JsonNode column : envelopeField.get("fields")) {
-          if (column.get("field").asText().equals("qty")) {
-            ((ObjectNode) column).put("type", "string");
-          }
-        }
-      }
-    }
-    ((ObjectNode) v.get("payload").get("after")).put("qty", "many");
-    return JSON.writeValueAsBytes(v);
+  /** A create of id 9002 whose column qty is suddenly a string: an incompatible type change. */
+  private static JsonRecord qtyAsText(String server) {
+    DebeziumTable goods = goods(server, Schema.OPTIONAL_STRING_SCHEMA);
+    return goods.create(goods.row(9002, "many", "g9002")).json(InputShape.ENVELOPE).orElseThrow();
   }
 
   private static String header(ConsumerRecord<byte[], byte[]> r, String name) {

@@ -9,6 +9,11 @@ import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
+import io.changelake.testkit.JsonRecord;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -16,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -117,7 +123,7 @@ class ChangeOrderTest extends PipelineTestBase {
     String sink = "rc-sink";
     connect.createTopic(topic, 2);
     for (int id = 0; id < 10; id++) {
-      connect.cluster().kafka().produce(topic, id % 2, key(id), envelope(id, "first", 1000 + id));
+      produce(topic, id % 2, insert(id, "first", 1000 + id, null, 0));
     }
     Map<String, String> config = new HashMap<>(ChangelakeConnectors.sink(warehouse, topic, "rc"));
     config.remove("topics.regex");
@@ -134,7 +140,7 @@ class ChangeOrderTest extends PipelineTestBase {
     connect.cluster().kafka().deleteTopic(topic);
     connect.createTopic(topic, 2);
     // the new topic's offsets start at 0 again: below what the table recorded
-    connect.cluster().kafka().produce(topic, 0, key(0), envelope(0, "second", 5000));
+    produce(topic, 0, insert(0, "second", 5000, null, 0));
     connect.cluster().resumeConnector(sink);
 
     Awaitility.await()
@@ -299,70 +305,37 @@ class ChangeOrderTest extends PipelineTestBase {
 
   /** Produces a PostgreSQL envelope of key {@code id} to partition {@code id % 2}. */
   private static void produce(String topic, int id, String name, long lastCommitLsn, long tsMs) {
+    produce(topic, id % 2, insert(id, name, lastCommitLsn + 10, lastCommitLsn, tsMs));
+  }
+
+  private static void produce(String topic, int partition, JsonRecord record) {
     connect
         .cluster()
         .kafka()
         .produce(
-            topic, id % 2, key(id), envelope(id, name, lastCommitLsn + 10, lastCommitLsn, tsMs));
+            topic,
+            partition,
+            new String(record.key(), StandardCharsets.UTF_8),
+            new String(record.value(), StandardCharsets.UTF_8));
   }
 
-  private static String key(int id) {
-    return "{\"schema\":{\"type\":\"struct\",\"optional\":false,\"fields\":"
-        + "[{\"field\":\"id\",\"type\":\"int32\",\"optional\":false}]},"
-        + "\"payload\":{\"id\":"
-        + id
-        + "}}";
-  }
-
-  /** A Debezium PostgreSQL insert envelope, as JsonConverter with schemas writes it. */
-  private static String envelope(int id, String name, long lsn) {
-    return envelope(id, name, lsn, null, 0);
-  }
+  private static final DebeziumTable ITEMS =
+      DebeziumTable.builder("items")
+          .server("rc")
+          .database("rc")
+          .key("id", Schema.INT32_SCHEMA)
+          .column("name", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
 
   /**
-   * A Debezium PostgreSQL change envelope; with {@code lastCommitLsn} it carries {@code sequence}
-   * and {@code ts_ms} too.
+   * A Debezium PostgreSQL insert envelope of table rc.public.items, as JsonConverter with schemas
+   * writes it; with {@code lastCommitLsn} it carries {@code sequence} too.
    */
-  private static String envelope(int id, String name, long lsn, Long lastCommitLsn, long tsMs) {
-    String row =
-        "{\"type\":\"struct\",\"optional\":true,\"fields\":["
-            + "{\"field\":\"id\",\"type\":\"int32\",\"optional\":false},"
-            + "{\"field\":\"name\",\"type\":\"string\",\"optional\":true}],\"field\":\"%s\"}";
-    String source =
-        "{\"type\":\"struct\",\"optional\":false,\"field\":\"source\",\"fields\":["
-            + "{\"field\":\"name\",\"type\":\"string\",\"optional\":false},"
-            + "{\"field\":\"db\",\"type\":\"string\",\"optional\":false},"
-            + "{\"field\":\"schema\",\"type\":\"string\",\"optional\":false},"
-            + "{\"field\":\"table\",\"type\":\"string\",\"optional\":false},"
-            + "{\"field\":\"snapshot\",\"type\":\"string\",\"optional\":true},"
-            + "{\"field\":\"ts_ms\",\"type\":\"int64\",\"optional\":false},"
-            + "{\"field\":\"sequence\",\"type\":\"string\",\"optional\":true},"
-            + "{\"field\":\"lsn\",\"type\":\"int64\",\"optional\":true}]}";
-    String schema =
-        "{\"type\":\"struct\",\"optional\":false,\"name\":\"rc.public.items.Envelope\","
-            + "\"fields\":["
-            + String.format(row, "before")
-            + ","
-            + String.format(row, "after")
-            + ","
-            + source
-            + ",{\"field\":\"op\",\"type\":\"string\",\"optional\":false}]}";
-    String sequence =
-        lastCommitLsn == null ? "null" : "\"[\\\"" + lastCommitLsn + "\\\",\\\"" + lsn + "\\\"]\"";
-    String payload =
-        "{\"before\":null,\"after\":{\"id\":"
-            + id
-            + ",\"name\":\""
-            + name
-            + "\"},\"source\":{\"name\":\"rc\",\"db\":\"rc\",\"schema\":\"public\","
-            + "\"table\":\"items\",\"snapshot\":\"false\",\"ts_ms\":"
-            + tsMs
-            + ",\"sequence\":"
-            + sequence
-            + ",\"lsn\":"
-            + lsn
-            + "},\"op\":\"c\"}";
-    return "{\"schema\":" + schema + ",\"payload\":" + payload + "}";
+  private static JsonRecord insert(int id, String name, long lsn, Long lastCommitLsn, long tsMs) {
+    Change change = ITEMS.create(ITEMS.row(id, name)).atLsn(lsn).atSourceTsMs(tsMs);
+    return (lastCommitLsn == null ? change : change.withSequence(lastCommitLsn))
+        .json(InputShape.ENVELOPE)
+        .orElseThrow();
   }
 
   /**

@@ -1,5 +1,7 @@
 package io.changelake.e2e.bench;
 
+import io.changelake.testkit.Change;
+import io.changelake.testkit.DebeziumTable;
 import java.math.BigDecimal;
 import java.util.BitSet;
 import java.util.Map;
@@ -12,10 +14,11 @@ import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.storage.Converter;
 
 /**
- * Debezium PostgreSQL change events for benchmark tables {@code public.t000...}, serialized exactly
- * as a Debezium connector with JsonConverter (schemas on) writes them: about 3.7 KB each, most of
- * it the embedded schema. Events are mostly updates over a fixed key space: the first event of a
- * key is a create, then updates, and now and then a delete (after which the key is created again).
+ * Debezium PostgreSQL change events (the test kit's) for benchmark tables {@code public.t000...},
+ * serialized exactly as a Debezium connector with JsonConverter (schemas on) writes them: about 3.7
+ * KB each, most of it the embedded schema. Events are mostly updates over a fixed key space: the
+ * first event of a key is a create, then updates, and now and then a delete (after which the key is
+ * created again).
  */
 final class DebeziumEvents {
 
@@ -25,10 +28,7 @@ final class DebeziumEvents {
   private final String server;
   private final int tables;
   private final int keySpace;
-  private final Schema[] keySchemas;
-  private final Schema[] rowSchemas;
-  private final Schema[] envelopeSchemas;
-  private final Schema sourceSchema;
+  private final DebeziumTable[] sources;
   private final BitSet[] existing;
   private final SplittableRandom random;
   private final Converter keyConverter;
@@ -58,16 +58,10 @@ final class DebeziumEvents {
     this.tables = tables;
     this.keySpace = keySpace;
     this.random = new SplittableRandom(seed);
-    this.sourceSchema = sourceSchema();
-    this.rowSchemas = new Schema[tables];
-    this.envelopeSchemas = new Schema[tables];
+    this.sources = new DebeziumTable[tables];
     this.existing = new BitSet[tables];
-    this.keySchemas = new Schema[tables];
     for (int t = 0; t < tables; t++) {
-      keySchemas[t] =
-          SchemaBuilder.struct().name(topic(t) + ".Key").field("id", Schema.INT64_SCHEMA).build();
-      rowSchemas[t] = rowSchema(topic(t));
-      envelopeSchemas[t] = envelopeSchema(topic(t), rowSchemas[t]);
+      sources[t] = source(server, tableName(t));
       existing[t] = new BitSet(keySpace);
     }
   }
@@ -125,54 +119,33 @@ final class DebeziumEvents {
   private Event serialize(int table, int key, String op) {
     lsn += 1 + random.nextInt(200);
     tsMs += random.nextInt(3);
-    Struct before = op.equals("c") ? null : row(table, key, 1);
-    Struct after = op.equals("d") ? null : row(table, key, 2);
-    Struct source =
-        new Struct(sourceSchema)
-            .put("version", "3.6.1.Final")
-            .put("connector", "postgresql")
-            .put("name", server)
-            .put("ts_ms", tsMs)
-            .put("snapshot", "false")
-            .put("db", "bench")
-            .put("sequence", "[\"" + (lsn - 8) + "\",\"" + lsn + "\"]")
-            .put("ts_us", tsMs * 1000)
-            .put("ts_ns", tsMs * 1_000_000)
-            .put("schema", "public")
-            .put("table", tableName(table))
-            .put("txId", lsn / 100)
-            .put("lsn", lsn)
-            .put("xmin", null);
-    Struct envelope =
-        new Struct(envelopeSchemas[table])
-            .put("before", before)
-            .put("after", after)
-            .put("source", source)
-            .put("op", op)
-            .put("ts_ms", tsMs + 5)
-            .put("ts_us", (tsMs + 5) * 1000)
-            .put("ts_ns", (tsMs + 5) * 1_000_000);
-    String topic = topic(table);
-    Struct keyStruct = new Struct(keySchemas[table]).put("id", (long) key);
+    DebeziumTable source = sources[table];
+    Change change =
+        switch (op) {
+          case "c" -> source.create(row(table, key, 2));
+          case "d" -> source.delete(row(table, key, 1));
+          default -> source.update(row(table, key, 1), row(table, key, 2));
+        };
+    change = change.atLsn(lsn).atSourceTsMs(tsMs).withSequence(lsn - 8);
+    String topic = source.topic();
     return new Event(
         topic,
-        keyConverter.fromConnectData(topic, keySchemas[table], keyStruct),
-        valueConverter.fromConnectData(topic, envelopeSchemas[table], envelope));
+        keyConverter.fromConnectData(topic, source.keySchema(), change.key()),
+        valueConverter.fromConnectData(topic, source.envelopeSchema(), change.envelope()));
   }
 
   private Struct row(int table, int key, int version) {
-    Schema schema = rowSchemas[table];
     long k = key;
     int r = random.nextInt(1_000_000);
-    return new Struct(schema)
-        .put("id", k)
-        .put("customer_id", k * 31 % 100_003)
-        .put("status", STATUSES[(r + version) % STATUSES.length])
-        .put("amount", BigDecimal.valueOf(r * 7L + version, 2))
-        .put("unit_price", r / 97.0)
-        .put("updated_at", 1_764_500_000_000_000L + r)
-        .put("customer_name", "Customer " + key + " Example-Name")
-        .put("note", NOTE.substring(0, 40 + r % 60));
+    return sources[table].row(
+        k,
+        k * 31 % 100_003,
+        STATUSES[(r + version) % STATUSES.length],
+        BigDecimal.valueOf(r * 7L + version, 2),
+        r / 97.0,
+        1_764_500_000_000_000L + r,
+        "Customer " + key + " Example-Name",
+        NOTE.substring(0, 40 + r % 60));
   }
 
   private static final String[] STATUSES = {"NEW", "PAID", "PACKED", "SHIPPED", "DELIVERED"};
@@ -180,80 +153,26 @@ final class DebeziumEvents {
       "Please deliver to the back door; the front bell is broken. Call before arrival, thanks!!"
           + " Leave it with the neighbours otherwise.";
 
-  private static Schema rowSchema(String topic) {
-    return SchemaBuilder.struct()
-        .name(topic + ".Value")
-        .optional()
-        .field("id", Schema.INT64_SCHEMA)
-        .field("customer_id", Schema.INT64_SCHEMA)
-        .field("status", Schema.STRING_SCHEMA)
-        .field(
+  private static DebeziumTable source(String server, String table) {
+    return DebeziumTable.builder(table)
+        .server(server)
+        .database("bench")
+        .key("id", Schema.INT64_SCHEMA)
+        .column("customer_id", Schema.INT64_SCHEMA)
+        .column("status", Schema.STRING_SCHEMA)
+        .column(
             "amount",
             Decimal.builder(2).optional().parameter("connect.decimal.precision", "12").build())
-        .field("unit_price", Schema.OPTIONAL_FLOAT64_SCHEMA)
-        .field(
+        .column("unit_price", Schema.OPTIONAL_FLOAT64_SCHEMA)
+        .column(
             "updated_at",
             SchemaBuilder.int64()
                 .name("io.debezium.time.MicroTimestamp")
                 .version(1)
                 .optional()
                 .build())
-        .field("customer_name", Schema.STRING_SCHEMA)
-        .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-        .build();
-  }
-
-  private static Schema sourceSchema() {
-    return SchemaBuilder.struct()
-        .name("io.debezium.connector.postgresql.Source")
-        .field("version", Schema.STRING_SCHEMA)
-        .field("connector", Schema.STRING_SCHEMA)
-        .field("name", Schema.STRING_SCHEMA)
-        .field("ts_ms", Schema.INT64_SCHEMA)
-        .field(
-            "snapshot",
-            SchemaBuilder.string()
-                .optional()
-                .name("io.debezium.data.Enum")
-                .version(1)
-                .parameter(
-                    "allowed",
-                    "true,first,first_in_data_collection,last_in_data_collection,last,false,incremental")
-                .defaultValue("false")
-                .build())
-        .field("db", Schema.STRING_SCHEMA)
-        .field("sequence", Schema.OPTIONAL_STRING_SCHEMA)
-        .field("ts_us", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("ts_ns", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("schema", Schema.STRING_SCHEMA)
-        .field("table", Schema.STRING_SCHEMA)
-        .field("txId", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("lsn", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("xmin", Schema.OPTIONAL_INT64_SCHEMA)
-        .build();
-  }
-
-  private static Schema envelopeSchema(String topic, Schema row) {
-    return SchemaBuilder.struct()
-        .name(topic + ".Envelope")
-        .version(2)
-        .field("before", row)
-        .field("after", row)
-        .field("source", sourceSchema())
-        .field(
-            "transaction",
-            SchemaBuilder.struct()
-                .name("event.block")
-                .version(1)
-                .optional()
-                .field("id", Schema.STRING_SCHEMA)
-                .field("total_order", Schema.INT64_SCHEMA)
-                .field("data_collection_order", Schema.INT64_SCHEMA)
-                .build())
-        .field("op", Schema.STRING_SCHEMA)
-        .field("ts_ms", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("ts_us", Schema.OPTIONAL_INT64_SCHEMA)
-        .field("ts_ns", Schema.OPTIONAL_INT64_SCHEMA)
+        .column("customer_name", Schema.STRING_SCHEMA)
+        .column("note", Schema.OPTIONAL_STRING_SCHEMA)
         .build();
   }
 
