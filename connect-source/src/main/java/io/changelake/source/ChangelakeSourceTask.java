@@ -1,7 +1,6 @@
 package io.changelake.source;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
-import io.changelake.lsm.changelog.ChangeBatch;
 import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.lsm.changelog.RegisteredConsumer;
@@ -42,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * transaction.boundary=connector} each snapshot becomes one Kafka transaction ({@link
  * SnapshotTransactions} ends it early when it stays open too long).
  *
+ * <p>The tables are read, and their changes turned into records, by a thread of the task's own
+ * ({@link ReadAhead}) a few batches ahead of the task thread, which only hands them to Connect:
+ * reading Paimon overlaps with Connect converting and sending the previous batch. A batch counts as
+ * published once handed over, so a failure drops what was read ahead and nothing else.
+ *
  * <p>A table whose snapshot cannot be read ({@link UnreadableSnapshotException}: its schema was
  * changed so that stored values no longer fit) stops being published while the task's other tables
  * go on: the error names table, snapshot and column and is logged at ERROR; nothing of the table
@@ -66,6 +70,12 @@ public final class ChangelakeSourceTask extends SourceTask {
 
   private static final long PRODUCER_BEHIND_WAIT_MS = 20;
 
+  /**
+   * Batches read ahead at most, waiting for the task thread: enough to keep the read going while
+   * Connect converts and sends the previous one, few enough to bound memory at a few batches.
+   */
+  static final int READ_AHEAD_BATCHES = 2;
+
   private final Object sleeper = new Object();
   private volatile boolean stopping;
 
@@ -79,9 +89,16 @@ public final class ChangelakeSourceTask extends SourceTask {
   private SnapshotTransactions transactions;
   private final List<TablePublisher> publishers = new ArrayList<>();
   private final Map<Map<String, Object>, TablePublisher> publishersByPartition = new HashMap<>();
-  private int nextPublisher;
 
-  /** The publisher in the middle of a snapshot: polled again until the snapshot ends. */
+  /**
+   * Reads the tables ahead of this thread while they are open; null until then and after a failure.
+   */
+  private volatile ReadAhead readAhead;
+
+  /**
+   * The publisher whose snapshot was handed over only in part: a read-ahead started after a failure
+   * continues with it before another table's turn.
+   */
   private TablePublisher unfinished;
 
   private OutageTracker outages;
@@ -290,26 +307,72 @@ public final class ChangelakeSourceTask extends SourceTask {
       }
       return null;
     }
+    ReadAhead reading;
     synchronized (this) {
       if (stopping) {
         return null;
       }
       try {
         openTables();
-        List<SourceRecord> records = pollPublishers();
-        outages.succeeded();
-        if (records != null) {
-          return records;
-        }
+        reading = startReading();
       } catch (RuntimeException e) {
         throw onFailure(e);
       }
     }
-    synchronized (sleeper) {
-      if (!stopping) {
-        sleeper.wait(config.pollInterval().toMillis());
+    // outside the lock, so that stop() is not held up; stop() wakes it
+    ReadAhead.Item item = reading.next(config.pollInterval().toMillis());
+    if (item == null) {
+      return null;
+    }
+    synchronized (this) {
+      if (stopping || reading != readAhead) {
+        return null;
+      }
+      try {
+        return handOver(item);
+      } catch (RuntimeException e) {
+        throw onFailure(e);
       }
     }
+  }
+
+  /** The read-ahead of the open tables, started once they are open (task thread). */
+  private ReadAhead startReading() {
+    if (readAhead == null) {
+      ReadAhead reading =
+          new ReadAhead(
+              publishers,
+              unfinished,
+              READ_AHEAD_BATCHES,
+              config.pollInterval(),
+              "changelake-source-read-" + connectorName + "-" + props.getOrDefault(TASK_ID, "0"));
+      reading.start();
+      readAhead = reading;
+    }
+    return readAhead;
+  }
+
+  /**
+   * What the read-ahead found, handed to Connect: the records of a batch, or null when the poll
+   * must return nothing (a table that cannot be read was taken out of the rotation, nothing new).
+   */
+  private List<SourceRecord> handOver(ReadAhead.Item item) {
+    if (item instanceof ReadAhead.Batch batch) {
+      outages.succeeded();
+      List<SourceRecord> records = batch.publisher().handOver(batch.ready());
+      unfinished = batch.ready().batch().endOfSnapshot() ? null : batch.publisher();
+      transactions.returning(records, batch.ready().batch().endOfSnapshot());
+      return records.isEmpty() ? null : records;
+    }
+    if (item instanceof ReadAhead.Unreadable unreadable) {
+      // whether or not the open transaction ends here, this poll returns nothing more
+      stopPublishing(unreadable.publisher());
+      return null;
+    }
+    if (item instanceof ReadAhead.Failed failed) {
+      throw failed.error();
+    }
+    outages.succeeded(); // a round that found nothing new
     return null;
   }
 
@@ -324,9 +387,11 @@ public final class ChangelakeSourceTask extends SourceTask {
     String doing = tablesOpen ? "reading the tables' changelogs" : "opening the catalog and tables";
     OutageTracker.Decision decision = outages.failed(error, doing);
     if (decision instanceof OutageTracker.Decision.GiveUp giveUp) {
+      stopReading();
       return new ConnectException(giveUp.message(), error);
     }
     OutageTracker.Decision.Retry retry = (OutageTracker.Decision.Retry) decision;
+    stopReading();
     if (tablesOpen) {
       publishers.forEach(TablePublisher::discardReader);
     } else {
@@ -362,41 +427,15 @@ public final class ChangelakeSourceTask extends SourceTask {
     return true;
   }
 
-  /** One round over the publishers: the first records found, or null when there are none. */
-  private List<SourceRecord> pollPublishers() {
-    for (TablePublisher publisher : publishers) {
-      publisher.applyCheckpoint();
+  /**
+   * Stops the read-ahead, dropping what it read and did not hand over; the next poll restarts it.
+   */
+  private void stopReading() {
+    ReadAhead reading = readAhead;
+    readAhead = null;
+    if (reading != null) {
+      reading.stop();
     }
-    for (int tried = 0; tried < publishers.size(); tried++) {
-      TablePublisher publisher =
-          unfinished != null ? unfinished : publishers.get(nextPublisher++ % publishers.size());
-      if (publisher.failure().isPresent()) {
-        continue;
-      }
-      Optional<ChangeBatch> batch;
-      try {
-        batch = publisher.poll();
-      } catch (UnreadableSnapshotException e) {
-        if (stopPublishing(publisher)) {
-          return null; // the open transaction ends with the records returned before
-        }
-        continue;
-      }
-      if (batch.isEmpty()) {
-        unfinished = null;
-        continue;
-      }
-      List<SourceRecord> records = publisher.toRecords(batch.get());
-      unfinished = batch.get().endOfSnapshot() ? null : publisher;
-      transactions.returning(records, batch.get().endOfSnapshot());
-      if (!records.isEmpty()) {
-        return records;
-      }
-      if (unfinished != null) {
-        tried--; // the same snapshot continues: not another table's turn yet
-      }
-    }
-    return null;
   }
 
   /**
@@ -443,7 +482,11 @@ public final class ChangelakeSourceTask extends SourceTask {
     synchronized (sleeper) {
       sleeper.notifyAll();
     }
+    // wakes a poll waiting for the read-ahead, and lets a read in progress finish before the
+    // readers are closed
+    stopReading();
     synchronized (this) {
+      stopReading(); // one a poll started in between
       RuntimeException failure = null;
       for (TablePublisher publisher : publishers) {
         try {

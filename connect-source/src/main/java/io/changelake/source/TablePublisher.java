@@ -14,6 +14,7 @@ import io.changelake.source.offset.AcknowledgedPositions;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -32,8 +33,12 @@ import org.slf4j.LoggerFactory;
  * records and hands acknowledged positions back to the reader's Paimon consumer. The reader follows
  * the table's schema changes itself (each batch carries the schema it was read with). Every bucket
  * has its own source partition ({@link SourceOffsets}), so acknowledgements are tracked per bucket:
- * a bucket's offset never runs ahead of what Kafka acknowledged of that bucket without a gap. Used
- * from the task thread only, except {@link #acknowledged} and {@link #offsetsFlushed}.
+ * a bucket's offset never runs ahead of what Kafka acknowledged of that bucket without a gap.
+ *
+ * <p>Threads: the reader is used only by the task's read-ahead thread ({@link #poll}, {@link
+ * #build}, {@link #applyCheckpoint}) while it runs, and by the task thread only while it does not
+ * ({@link #discardReader}, {@link #close}); {@link #handOver} runs on the task thread, {@link
+ * #acknowledged} on the producer's, {@link #offsetsFlushed} on the offset committer's.
  */
 final class TablePublisher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TablePublisher.class);
@@ -68,7 +73,7 @@ final class TablePublisher implements AutoCloseable {
   private final Map<Integer, AcknowledgedPositions> acknowledged = new ConcurrentHashMap<>();
 
   /** Why this table is no longer published by this task, or null while it is. */
-  private UnreadableSnapshotException failure;
+  private volatile UnreadableSnapshotException failure;
 
   /** Positions to hand to the Paimon consumer on the task thread, once offsets are flushed. */
   private volatile Map<Integer, ReaderPosition> flushed;
@@ -199,16 +204,22 @@ final class TablePublisher implements AutoCloseable {
         + ", \"row_offset\": 0, \"full_state\": false}. The task's other tables go on.";
   }
 
-  /** The records of one batch, each carrying the offset just after its change. */
-  List<SourceRecord> toRecords(ChangeBatch batch) {
-    List<SourceRecord> out = new ArrayList<>(batch.changes().size() + 2);
+  /**
+   * The records of one batch, each carrying the offset just after its change (read-ahead thread).
+   * Nothing is counted as published until {@link #handOver}.
+   */
+  ReadyBatch build(ChangeBatch batch) {
+    List<ChangeRow> changes = batch.changes();
+    int capacity = changes.size() + 2;
+    List<SourceRecord> out = new ArrayList<>(capacity);
+    int[] keys = new int[capacity];
+    ReaderPosition[] positions = new ReaderPosition[capacity];
     if (batch.truncates()) {
       records.appendTruncate(
           batch, partitions.get(truncateKey), SourceOffsets.offset(batch.truncatePosition()), out);
-      acknowledged.get(truncateKey).dispatched(batch.truncatePosition());
-      returned.put(truncateKey, batch.truncatePosition());
+      keys[0] = truncateKey;
+      positions[0] = batch.truncatePosition();
     }
-    List<ChangeRow> changes = batch.changes();
     for (int i = 0; i < changes.size(); i++) {
       ChangeRow change = changes.get(i);
       String snapshotFlag = "false";
@@ -225,16 +236,33 @@ final class TablePublisher implements AutoCloseable {
           partitions.get(change.bucket()),
           SourceOffsets.offset(change.position()),
           out);
-      AcknowledgedPositions bucket = acknowledged.get(change.bucket());
-      for (int added = before; added < out.size(); added++) {
-        bucket.dispatched(change.position()); // the event, and its tombstone if any
+      if (out.size() > keys.length) {
+        keys = Arrays.copyOf(keys, out.size() * 2);
+        positions = Arrays.copyOf(positions, out.size() * 2);
       }
-      returned.put(change.bucket(), change.position());
+      for (int added = before; added < out.size(); added++) {
+        keys[added] = change.bucket(); // the event, and its tombstone if any
+        positions[added] = change.position();
+      }
+    }
+    return new ReadyBatch(batch, out, keys, positions);
+  }
+
+  /**
+   * Connect gets the records of {@code ready} now (task thread): from here on they are in flight,
+   * and a reader opened after a failure resumes after them.
+   */
+  List<SourceRecord> handOver(ReadyBatch ready) {
+    List<SourceRecord> out = ready.records();
+    for (int i = 0; i < out.size(); i++) {
+      int key = ready.keys()[i];
+      acknowledged.get(key).dispatched(ready.positions()[i]);
+      returned.put(key, ready.positions()[i]);
     }
     metrics.recordsOut(out.size());
     snapshotHasRecords |= !out.isEmpty();
-    if (batch.endOfSnapshot()) {
-      metrics.snapshotDone(batch.snapshotId(), snapshotHasRecords);
+    if (ready.batch().endOfSnapshot()) {
+      metrics.snapshotDone(ready.batch().snapshotId(), snapshotHasRecords);
       snapshotHasRecords = false;
     }
     return out;

@@ -94,7 +94,10 @@ class SourceTaskStartTest {
 
     List<RetriableException> retries = new ArrayList<>();
     List<SourceRecord> published = new ArrayList<>();
-    for (int poll = 0; poll < 50 && published.size() < 2; poll++) {
+    // the table is read on the task's read-ahead thread: a poll may come back empty before the
+    // first batch is read, so poll until the rows are there (or give up after a minute)
+    long deadline = System.nanoTime() + java.time.Duration.ofMinutes(1).toNanos();
+    while (published.size() < 2 && System.nanoTime() < deadline) {
       try {
         List<SourceRecord> records = task.poll();
         if (records != null) {

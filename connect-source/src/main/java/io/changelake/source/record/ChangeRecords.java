@@ -39,6 +39,11 @@ public final class ChangeRecords {
   private StructMapper keys;
   private ValueFormat values;
 
+  // the source block of the last records: built per batch and snapshot flag (see source())
+  private ChangeBatch sourceBatch;
+  private String sourceFlag;
+  private Struct sourceStruct;
+
   public ChangeRecords(
       Identifier table, String topic, List<String> primaryKeys, Settings settings) {
     this.table = table;
@@ -82,16 +87,8 @@ public final class ChangeRecords {
     }
     InternalRow keyRow = after != null ? after : before;
     Struct key = keys == null ? null : keys.toStruct(keyRow);
-    SourceInfo source =
-        new SourceInfo(
-            settings.connectorName(),
-            table.getDatabaseName(),
-            table.getObjectName(),
-            batch.snapshotId(),
-            batch.commitKind(),
-            snapshotFlag);
     long now = System.currentTimeMillis();
-    Struct value = values.value(op, before, after, source, now);
+    Struct value = values.value(op, before, after, source(batch, snapshotFlag), now);
     out.add(
         new SourceRecord(
             sourcePartition,
@@ -127,14 +124,7 @@ public final class ChangeRecords {
       Map<String, ?> sourceOffset,
       List<SourceRecord> out) {
     useRowType(batch.rowType());
-    SourceInfo source =
-        new SourceInfo(
-            settings.connectorName(),
-            table.getDatabaseName(),
-            table.getObjectName(),
-            batch.snapshotId(),
-            batch.commitKind(),
-            "false");
+    Struct source = source(batch, "false");
     long now = System.currentTimeMillis();
     out.add(
         new SourceRecord(
@@ -160,6 +150,27 @@ public final class ChangeRecords {
       case UPDATE_AFTER -> fullState ? DebeziumOp.READ : DebeziumOp.UPDATE;
       case UPDATE_BEFORE, DELETE -> DebeziumOp.DELETE;
     };
+  }
+
+  /**
+   * The source block of the records of {@code batch} with {@code snapshotFlag}: the same struct for
+   * all of them (it only changes with the snapshot and the flag), not one per record.
+   */
+  private Struct source(ChangeBatch batch, String snapshotFlag) {
+    if (batch != sourceBatch || !snapshotFlag.equals(sourceFlag)) {
+      sourceStruct =
+          new SourceInfo(
+                  settings.connectorName(),
+                  table.getDatabaseName(),
+                  table.getObjectName(),
+                  batch.snapshotId(),
+                  batch.commitKind(),
+                  snapshotFlag)
+              .toStruct();
+      sourceBatch = batch;
+      sourceFlag = snapshotFlag;
+    }
+    return sourceStruct;
   }
 
   private void useRowType(RowType newRowType) {

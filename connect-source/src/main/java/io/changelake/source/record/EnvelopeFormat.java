@@ -2,6 +2,7 @@ package io.changelake.source.record;
 
 import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.schema.debezium.EnvelopeFields;
+import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -14,6 +15,12 @@ import org.apache.paimon.data.InternalRow;
 final class EnvelopeFormat implements ValueFormat {
   private final StructMapper rows;
   private final Schema schema;
+  // by Field, not by name: no lookup per record
+  private final Field before;
+  private final Field after;
+  private final Field source;
+  private final Field op;
+  private final Field tsMs;
 
   EnvelopeFormat(String topic, StructMapper rows) {
     this.rows = rows;
@@ -26,6 +33,11 @@ final class EnvelopeFormat implements ValueFormat {
             .field(EnvelopeFields.OP, Schema.STRING_SCHEMA)
             .field(EnvelopeFields.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
             .build();
+    this.before = schema.field(EnvelopeFields.BEFORE);
+    this.after = schema.field(EnvelopeFields.AFTER);
+    this.source = schema.field(EnvelopeFields.SOURCE);
+    this.op = schema.field(EnvelopeFields.OP);
+    this.tsMs = schema.field(EnvelopeFields.TS_MS);
   }
 
   @Override
@@ -35,12 +47,12 @@ final class EnvelopeFormat implements ValueFormat {
 
   @Override
   public Struct value(
-      DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
+      DebeziumOp operation, InternalRow oldRow, InternalRow newRow, Struct sourceInfo, long ts) {
     return new Struct(schema)
-        .put(EnvelopeFields.BEFORE, rows.toStruct(before))
-        .put(EnvelopeFields.AFTER, rows.toStruct(after))
-        .put(EnvelopeFields.SOURCE, source.toStruct())
-        .put(EnvelopeFields.OP, op.code())
-        .put(EnvelopeFields.TS_MS, tsMs);
+        .put(before, rows.toStruct(oldRow))
+        .put(after, rows.toStruct(newRow))
+        .put(source, sourceInfo)
+        .put(op, operation.code())
+        .put(tsMs, ts);
   }
 }

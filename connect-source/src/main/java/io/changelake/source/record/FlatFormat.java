@@ -1,6 +1,7 @@
 package io.changelake.source.record;
 
 import io.changelake.schema.debezium.DebeziumOp;
+import java.util.List;
 import org.apache.kafka.connect.data.ConnectSchema;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -18,6 +19,9 @@ final class FlatFormat implements ValueFormat {
   private final StructMapper rows;
   private final String opField;
   private final Schema schema;
+  // the value's fields of the row's columns, in the row schema's order, and of the operation
+  private final List<Field> columns;
+  private final Field op;
 
   FlatFormat(String topic, StructMapper rows, String opField) {
     this.rows = rows;
@@ -35,6 +39,8 @@ final class FlatFormat implements ValueFormat {
       builder.field(field.name(), optional(field.schema()));
     }
     this.schema = builder.field(opField, Schema.STRING_SCHEMA).build();
+    this.columns = schema.fields().subList(0, rows.schema().fields().size());
+    this.op = schema.field(opField);
   }
 
   @Override
@@ -44,15 +50,13 @@ final class FlatFormat implements ValueFormat {
 
   @Override
   public Struct value(
-      DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs) {
+      DebeziumOp operation, InternalRow before, InternalRow after, Struct source, long tsMs) {
     Struct value = new Struct(schema);
-    Struct row = rows.toStruct(after != null ? after : before);
+    InternalRow row = after != null ? after : before;
     if (row != null) {
-      for (Field field : rows.schema().fields()) {
-        value.put(field.name(), row.get(field));
-      }
+      rows.putInto(row, value, columns);
     }
-    return value.put(opField, op.code());
+    return value.put(op, operation.code());
   }
 
   /** {@code schema} as an optional schema, the same otherwise. */

@@ -68,4 +68,18 @@ final class StructMapper {
     }
     return struct;
   }
+
+  /**
+   * Puts the columns of {@code row} into {@code target}'s {@code fields}, the i-th column into the
+   * i-th field (a struct of another schema with the same columns, e.g. all optional), without an
+   * intermediate struct.
+   */
+  void putInto(InternalRow row, Struct target, List<Field> fields) {
+    for (int i = 0; i < columns.size(); i++) {
+      Column column = columns.get(i);
+      Field field = fields.get(i);
+      Object value = column.getter().getFieldOrNull(row);
+      target.put(field, ConnectMapping.valueOf(column.field(), field.schema(), value));
+    }
+  }
 }

@@ -15,6 +15,7 @@ sealed interface ValueFormat permits EnvelopeFormat, FlatFormat {
    *
    * @param before the old row, null when unknown or for inserts
    * @param after the new row, null for deletes
+   * @param source the {@link SourceInfo} block as a struct (shared by the records of a batch)
    */
-  Struct value(DebeziumOp op, InternalRow before, InternalRow after, SourceInfo source, long tsMs);
+  Struct value(DebeziumOp op, InternalRow before, InternalRow after, Struct source, long tsMs);
 }

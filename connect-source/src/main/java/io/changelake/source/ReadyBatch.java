@@ -1,0 +1,20 @@
+package io.changelake.source;
+
+import io.changelake.lsm.changelog.ChangeBatch;
+import io.changelake.lsm.changelog.ReaderPosition;
+import java.util.List;
+import org.apache.kafka.connect.source.SourceRecord;
+
+/**
+ * A batch of one table's changelog turned into records on the read-ahead thread, not yet handed to
+ * Connect. Until {@link TablePublisher#handOver} nothing of it counts as published: a batch dropped
+ * after a failure leaves no trace, so the next reader resumes just after the last batch handed
+ * over.
+ *
+ * @param batch the changes read
+ * @param records the records of the changes, in order
+ * @param keys per record, the bucket key of its change (or of the truncate)
+ * @param positions per record, the position just after its change (its source offset)
+ */
+record ReadyBatch(
+    ChangeBatch batch, List<SourceRecord> records, int[] keys, ReaderPosition[] positions) {}
