@@ -93,6 +93,30 @@ class LineageCacheTest {
     assertThat(lineage()).as("read again after being forgotten").isNotSameAs(before);
   }
 
+  @Test
+  void aPollLooksAgainOnlyAtTheTablesLookedAtLongestAgoSoEveryTableIsSeenInTurn() {
+    Identifier items = Identifier.create("shop", "items");
+    LakeTables.createOrOpen(catalog, TestTables.spec("shop", "items", 1));
+    List<Identifier> both = List.of(orders, items);
+    commit(orders, 1, 1_000L);
+    commit(items, 1, 1_000L);
+    try (LineageCache onePerPoll = new LineageCache(catalog, 1)) {
+      List<String> problems = new ArrayList<>();
+      onePerPoll.lineages(both, problems);
+      commit(orders, 2, 2_000L);
+      commit(items, 2, 2_000L);
+
+      Map<String, TableLineage> first = onePerPoll.lineages(both, problems);
+      Map<String, TableLineage> second = onePerPoll.lineages(both, problems);
+
+      assertThat(first.values().stream().filter(l -> l.newestSourceTimestamp() == 2_000L).count())
+          .as("one table looked at again in the first poll, the other shown as it was")
+          .isEqualTo(1);
+      assertThat(second.values()).allMatch(l -> l.newestSourceTimestamp() == 2_000L);
+      assertThat(problems).isEmpty();
+    }
+  }
+
   private TableLineage lineage() {
     List<String> problems = new ArrayList<>();
     TableLineage lineage = cache.lineages(List.of(orders), problems).get("shop.orders");
@@ -101,7 +125,11 @@ class LineageCacheTest {
   }
 
   private void commit(long offset, Long sourceTs) {
-    pool.writer(orders).write(insert(nextId++, "x", 1L));
+    commit(orders, offset, sourceTs);
+  }
+
+  private void commit(Identifier table, long offset, Long sourceTs) {
+    pool.writer(table).write(insert(nextId++, "x", 1L));
     Map<SourcePartition, String> marks =
         sourceTs == null
             ? Map.of()
@@ -114,6 +142,6 @@ class LineageCacheTest {
                             new CommitMark.Stream("POSTGRES_LSN:" + offset, sourceTs, "shop/shop")))
                     .encode()
                     .orElseThrow());
-    pool.writer(orders).commit(new SourceProgress(Map.of(CDC, offset), marks));
+    pool.writer(table).commit(new SourceProgress(Map.of(CDC, offset), marks));
   }
 }
