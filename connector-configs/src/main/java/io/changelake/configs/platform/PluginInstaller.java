@@ -24,15 +24,23 @@ public final class PluginInstaller {
   static final String ARCHIVE_PREFIX = "changelake-kafka-connect-";
   static final String DEBEZIUM_POSTGRES = "debezium-postgres";
 
+  /** Overrides where the plugin archive and {@code plugins/} are looked for. */
+  public static final String HOME_PROPERTY = "changelake.home";
+
   private PluginInstaller() {}
 
   /**
    * The CLI's home, where the plugin archive and {@code plugins/} sit: the folder of the jar (or
    * classes folder) holding this class, or the folder above it when that is {@code lib/} — the full
-   * CLI ({@code connector-configs/cli/target/changelake-cli.jar}) keeps this module's jar in {@code
-   * lib/} beside it.
+   * CLI ({@code connector-configs/distribution/target/changelake-cli.jar}) keeps this module's jar
+   * in {@code lib/} beside it. The system property {@value #HOME_PROPERTY} names another folder
+   * (the CLI's tests point it at this module's {@code target/}, where the build leaves both).
    */
   public static Path buildDir() {
+    String home = System.getProperty(HOME_PROPERTY);
+    if (home != null && !home.isBlank()) {
+      return Path.of(home);
+    }
     try {
       Path location =
           Path.of(

@@ -76,7 +76,7 @@ class DockerComposeFileTest {
 
     assertThat(yaml)
         .contains("dockerfile: deploy/docker/connect/Dockerfile")
-        .contains("./connector-configs/cli/target:/opt/changelake:ro")
+        .contains("./connector-configs/distribution/target:/opt/changelake:ro")
         .contains("/opt/changelake/changelake-cli.jar")
         .contains("wal_level=logical")
         .contains("KAFKA_LOG_DIRS: /var/lib/kafka/data")

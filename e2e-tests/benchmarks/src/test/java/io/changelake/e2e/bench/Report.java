@@ -78,7 +78,8 @@ final class Report {
         .append(" from this run's raw figures in [benchmarks.csv](benchmarks.csv).\n\n");
     md.append("Run it from a clean clone (PostgreSQL 15 server binaries needed for the latency")
         .append(" measurement, as for the e2e tests):\n\n```bash\n")
-        .append("mvn -B -q -DskipTests install && mvn -B -pl e2e-tests verify -Pbench\n```\n\n");
+        .append(
+            "mvn -B -q -DskipTests install && mvn -B -pl e2e-tests/benchmarks verify -Pbench\n```\n\n");
     md.append("Machine: ")
         .append(rt.availableProcessors())
         .append(" cores, JVM heap ")

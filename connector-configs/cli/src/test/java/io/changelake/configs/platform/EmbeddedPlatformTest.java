@@ -111,6 +111,11 @@ class EmbeddedPlatformTest {
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx512m",
+            // where the build left the plugin archive (set by this module's surefire config)
+            "-D"
+                + PluginInstaller.HOME_PROPERTY
+                + "="
+                + System.getProperty(PluginInstaller.HOME_PROPERTY, ""),
             "-cp",
             System.getProperty("java.class.path"),
             ChangelakeCli.class.getName(),

@@ -20,7 +20,7 @@ final class Distribution {
               + command
               + "' runs Kafka and Connect in this process and needs the full CLI, which this"
               + " REST-only distribution leaves out. Build it from the repository with 'mvn -B -q"
-              + " -DskipTests install' and run 'java -jar connector-configs/cli/target/"
+              + " -DskipTests install' and run 'java -jar connector-configs/distribution/target/"
               + "changelake-cli.jar "
               + command
               + "'. This distribution deploys to and operates any running Connect cluster.");
@@ -34,7 +34,7 @@ final class Distribution {
           "'changelake lake' reads Paimon tables and needs the jars of lib/lake/, which this"
               + " installation does not have: unpack changelake-cli-lake-<version>.tar.gz into"
               + " the same folder as changelake-cli-<version>.tar.gz (it adds lib/lake/), or use"
-              + " the full CLI (connector-configs/cli/target/changelake-cli.jar).");
+              + " the full CLI (connector-configs/distribution/target/changelake-cli.jar).");
     }
   }
 

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The benchmark run behind docs/benchmarks.md: every sink on the same worker and the same topics,
  * every figure the median of several repetitions, interleaved so drifting machine load hits all
- * sinks alike. Run it with {@code mvn -B -pl e2e-tests verify -Pbench}; sizes can be changed with
- * the system properties read by {@link BenchSettings}.
+ * sinks alike. Run it with {@code mvn -B -pl e2e-tests/benchmarks verify -Pbench}; sizes can be
+ * changed with the system properties read by {@link BenchSettings}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ChangelakeBenchmark {
