@@ -251,6 +251,12 @@ class ConsoleBrowserTest {
     assertThat(text(browser.driver(), "pre[data-trace='shop-mirror/0']"))
         .contains("org.apache.kafka.connect.errors.ConnectException")
         .contains(lake.toString());
+    // the sink's reason, not Connect's wrapper, above the trace; the graph node says it too
+    assertThat(text(browser.driver(), "div[data-trace-reason='shop-mirror/0']"))
+        .contains("shop-mirror")
+        .contains(lake.toString());
+    assertThat(text(browser.driver(), "g[data-node='connector:shop-mirror']"))
+        .contains("1 task FAILED");
     assertThat(connect.cluster().connectorStatus("shop-mirror").tasks().get(0).state())
         .isEqualTo("FAILED");
     browser.screenshot("pipelines-failed-task");
