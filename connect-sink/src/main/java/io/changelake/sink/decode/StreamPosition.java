@@ -1,8 +1,6 @@
 package io.changelake.sink.decode;
 
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import io.changelake.lsm.commit.CommitMark;
 import java.util.Optional;
 
 /**
@@ -28,8 +26,6 @@ import java.util.Optional;
  * @param sourceTimestamp {@code source.ts_ms}; for a partition's high mark, the highest one seen
  */
 public record StreamPosition(String source, SourcePosition position, long sourceTimestamp) {
-  private static final char SEPARATOR = '@';
-
   /** True when {@code other} is from the same source and log: then the two can be compared. */
   public boolean comparableTo(StreamPosition other) {
     return source.equals(other.source) && position.kind() == other.position.kind();
@@ -51,24 +47,23 @@ public record StreamPosition(String source, SourcePosition position, long source
 
   /** {@code KIND:value@ts@source}, as stored in commit marks; {@link #parse} reads it back. */
   public String encode() {
-    return position.encode()
-        + SEPARATOR
-        + sourceTimestamp
-        + SEPARATOR
-        + URLEncoder.encode(source, StandardCharsets.UTF_8);
+    return toMark().encode();
   }
 
   /** Reads what {@link #encode} wrote. */
   public static StreamPosition parse(String text) {
-    int first = text.indexOf(SEPARATOR);
-    int second = first < 0 ? -1 : text.indexOf(SEPARATOR, first + 1);
-    if (second < 0) {
-      throw new IllegalArgumentException("Malformed stream position '" + text + "'");
-    }
+    return of(CommitMark.Stream.parse(text));
+  }
+
+  /** This position in the commit mark's layout (lsm-writer's, which the console reads too). */
+  public CommitMark.Stream toMark() {
+    return new CommitMark.Stream(position.encode(), sourceTimestamp, source);
+  }
+
+  /** The position a commit mark's stream part holds. */
+  public static StreamPosition of(CommitMark.Stream mark) {
     return new StreamPosition(
-        URLDecoder.decode(text.substring(second + 1), StandardCharsets.UTF_8),
-        SourcePosition.parse(text.substring(0, first)),
-        Long.parseLong(text.substring(first + 1, second)));
+        mark.source(), SourcePosition.parse(mark.position()), mark.sourceTimestamp());
   }
 
   /** {@code kind value (source.ts_ms t)}, for messages. */

@@ -1,5 +1,6 @@
 package io.changelake.sink.task;
 
+import io.changelake.lsm.commit.CommitMark;
 import io.changelake.sink.decode.SourcePosition;
 import io.changelake.sink.decode.StreamPosition;
 import java.util.Optional;
@@ -23,48 +24,29 @@ record PartitionMark(
     Optional<SourcePosition> reached,
     Optional<SourcePosition> truncatedAt,
     Optional<StreamPosition> stream) {
-  private static final String TRUNCATE = "|truncated=";
-  // last, so marks written before it existed read the same
-  private static final String STREAM = "|stream=";
-
   static final PartitionMark NONE = new PartitionMark(Optional.empty(), Optional.empty());
 
   PartitionMark(Optional<SourcePosition> reached, Optional<SourcePosition> truncatedAt) {
     this(reached, truncatedAt, Optional.empty());
   }
 
-  /** The text stored in the commit; empty when there is nothing to store. */
+  /** The text stored in the commit (lsm-writer's {@link CommitMark} layout); empty if nothing. */
   Optional<String> encode() {
-    if (reached.isEmpty() && truncatedAt.isEmpty() && stream.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        reached.map(SourcePosition::encode).orElse("")
-            + truncatedAt.map(p -> TRUNCATE + p.encode()).orElse("")
-            + stream.map(p -> STREAM + p.encode()).orElse(""));
+    return new CommitMark(
+            reached.map(SourcePosition::encode).orElse(""),
+            truncatedAt.map(SourcePosition::encode),
+            stream.map(StreamPosition::toMark))
+        .encode();
   }
 
   static PartitionMark parse(String text) {
-    int streamAt = text.indexOf(STREAM);
-    Optional<StreamPosition> stream =
-        streamAt < 0
-            ? Optional.empty()
-            : Optional.of(StreamPosition.parse(text.substring(streamAt + STREAM.length())));
-    return parseWithoutStream(streamAt < 0 ? text : text.substring(0, streamAt)).withStream(stream);
-  }
-
-  private PartitionMark withStream(Optional<StreamPosition> stream) {
-    return new PartitionMark(reached, truncatedAt, stream);
-  }
-
-  private static PartitionMark parseWithoutStream(String text) {
-    int truncate = text.indexOf(TRUNCATE);
-    String reached = truncate < 0 ? text : text.substring(0, truncate);
+    CommitMark mark = CommitMark.parse(text);
     return new PartitionMark(
-        reached.isEmpty() ? Optional.empty() : Optional.of(SourcePosition.parse(reached)),
-        truncate < 0
+        mark.reached().isEmpty()
             ? Optional.empty()
-            : Optional.of(SourcePosition.parse(text.substring(truncate + TRUNCATE.length()))));
+            : Optional.of(SourcePosition.parse(mark.reached())),
+        mark.truncatedAt().map(SourcePosition::parse),
+        mark.stream().map(StreamPosition::of));
   }
 
   /** This mark with the higher of both positions of each kind of information. */

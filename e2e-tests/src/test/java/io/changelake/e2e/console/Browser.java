@@ -3,9 +3,12 @@ package io.changelake.e2e.console;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
 import java.util.function.Function;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -54,12 +57,31 @@ final class Browser implements AutoCloseable {
         "--disable-dev-shm-usage",
         "--window-size=1500,1100",
         "--user-data-dir=" + profile.toAbsolutePath());
+    // the https console of the tests serves a self-signed certificate the test just made
+    options.setAcceptInsecureCerts(true);
     ChromeDriverService service =
         new ChromeDriverService.Builder()
             .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
             .usingAnyFreePort()
             .build();
     return new Browser(new ChromeDriver(service, options));
+  }
+
+  /**
+   * Sends basic-auth credentials with every request from now on (empty: none), through the DevTools
+   * protocol of the driver: credentials in the URL would not reach the pages' own requests.
+   */
+  void login(String user, String password) {
+    driver.executeCdpCommand("Network.enable", Map.of());
+    Map<String, Object> headers =
+        user.isEmpty()
+            ? Map.of()
+            : Map.of(
+                "Authorization",
+                "Basic "
+                    + Base64.getEncoder()
+                        .encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+    driver.executeCdpCommand("Network.setExtraHTTPHeaders", Map.of("headers", headers));
   }
 
   WebDriver driver() {

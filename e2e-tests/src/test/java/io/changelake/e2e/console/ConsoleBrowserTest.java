@@ -13,8 +13,14 @@ import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
 import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.lsm.commit.SourceProgress;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import io.changelake.lsm.write.WriterPool;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +33,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * The web console in headless Chromium against a real pipeline: PostgreSQL -> Debezium -> Kafka ->
@@ -57,12 +66,19 @@ class ConsoleBrowserTest {
    */
   private static final String SECRET = "console-test-secret-4711";
 
+  /** The login of the console served over https off loopback, with actions enabled. */
+  private static final String USER = "operator";
+
+  private static final String PASSWORD = "console-login-0815";
+
   @TempDir static Path warehouse;
   @TempDir static Path profile;
+  @TempDir static Path scratch;
 
   static PostgresServer pg;
   static ConnectPlatform connect;
   static ConsoleServer console;
+  static ConsoleServer secureConsole;
   static Browser browser;
 
   @BeforeAll
@@ -108,12 +124,26 @@ class ConsoleBrowserTest {
                 false,
                 Optional.empty(),
                 Optional.empty()));
+    // bound to every interface: the console then insists on a login and TLS
+    secureConsole =
+        ConsoleServer.start(
+            new ConsoleSettings(
+                new InetSocketAddress("0.0.0.0", 0),
+                new ConnectClient(ConnectEndpoint.plain(connectUrl)),
+                Map.of("warehouse", warehouse.toUri().toString()),
+                Optional.of(connect.bootstrapServers()),
+                true,
+                Optional.of(new ConsoleSettings.Login(USER, PASSWORD)),
+                Optional.of(
+                    new ConsoleSettings.ServerTls(
+                        SelfSignedCertificate.create(scratch.resolve("console.p12"), "changeit"),
+                        "changeit"))));
     browser = Browser.start(profile);
   }
 
   @AfterAll
   static void stop() {
-    for (AutoCloseable c : new AutoCloseable[] {browser, console, connect, pg}) {
+    for (AutoCloseable c : new AutoCloseable[] {browser, secureConsole, console, connect, pg}) {
       try {
         if (c != null) {
           c.close();
@@ -192,24 +222,69 @@ class ConsoleBrowserTest {
 
   @Test
   @Order(4)
-  void aFailedTaskShowsFailedWithItsTrace() throws Exception {
-    String topic = "shop-strict";
-    connect.createTopic(topic, 1);
-    Map<String, String> strict =
-        ChangelakeConnectors.sink(warehouse, Pattern.quote(topic), "strict");
-    strict.put("errors.tolerance", "none");
-    connect.cluster().configureConnector("shop-strict-sink", strict);
-    produce(topic, "\u0000not json {");
+  void aSinkTaskKilledByItsWarehouseGoingAwayShowsFailedWithItsTraceAndARestartRevivesIt()
+      throws Exception {
+    Path lake = scratch.resolve("mirror-lake");
+    Map<String, String> mirror =
+        ChangelakeConnectors.sink(lake, Pattern.quote(CDC_TOPIC), "mirror");
+    // how long the lake may be away before the task gives up (10 minutes by default)
+    mirror.put("retry.max.duration.ms", "3000");
+    mirror.put("retry.backoff.ms", "250");
+    connect.deploy("shop-mirror", mirror, 1);
+    TableComparison.awaitEqual(
+        () -> DbTableReader.read(pg, DB, "public", "orders"),
+        new TableComparison.LakeTable(LakeTableReader.fileWarehouse(lake), "mirror", "orders"),
+        Duration.ofSeconds(120),
+        () -> connect.failure("shop-mirror"));
+
+    // the warehouse goes away under the running task (an unmounted volume): a file where its
+    // directory was, which no retry can write through
+    Path away = scratch.resolve("mirror-lake-away");
+    Files.move(lake, away);
+    Files.writeString(lake, "not a warehouse");
+    pg.execute(DB, "INSERT INTO orders (id, item, qty) VALUES (3001, 'while the lake is away', 1)");
 
     browser.open(page("#/pipelines"));
     browser.await(
-        "the strict sink's task FAILED",
-        d -> present(d, "tr[data-task='shop-strict-sink/0'] span[data-state='FAILED']"));
-    browser.await(
-        "the failed task's trace",
-        d ->
-            text(d, "pre[data-trace='shop-strict-sink/0']")
-                .contains("Converting byte[] to Kafka Connect data failed"));
+        "the mirror's task FAILED",
+        d -> present(d, "tr[data-task='shop-mirror/0'] span[data-state='FAILED']"));
+    assertThat(text(browser.driver(), "pre[data-trace='shop-mirror/0']"))
+        .contains("org.apache.kafka.connect.errors.ConnectException")
+        .contains(lake.toString());
+    // the sink's reason, not Connect's wrapper, above the trace; the graph node says it too
+    assertThat(text(browser.driver(), "div[data-trace-reason='shop-mirror/0']"))
+        .contains("shop-mirror")
+        .contains(lake.toString());
+    assertThat(text(browser.driver(), "g[data-node='connector:shop-mirror']"))
+        .contains("1 task FAILED");
+    assertThat(connect.cluster().connectorStatus("shop-mirror").tasks().get(0).state())
+        .isEqualTo("FAILED");
+    browser.screenshot("pipelines-failed-task");
+
+    // the warehouse is back: a restart from the (actions-enabled) console revives the task
+    Files.delete(lake);
+    Files.move(away, lake);
+    browser.login(USER, PASSWORD);
+    try {
+      browser.open(secure("#/connector/shop-mirror"));
+      browser.await("the restart button", d -> present(d, "#action-restart"));
+      browser.driver().findElement(By.id("action-restart")).click();
+      browser.await(
+          "the restart accepted",
+          d -> text(d, "#action-result").contains("restart requested for shop-mirror"));
+      browser.open(secure("#/pipelines"));
+      browser.await(
+          "the mirror's task RUNNING again",
+          d -> present(d, "tr[data-task='shop-mirror/0'] span[data-state='RUNNING']"));
+    } finally {
+      browser.login("", "");
+    }
+    TableComparison.awaitEqual(
+        () -> DbTableReader.read(pg, DB, "public", "orders"),
+        new TableComparison.LakeTable(LakeTableReader.fileWarehouse(lake), "mirror", "orders"),
+        Duration.ofSeconds(120),
+        () -> connect.failure("shop-mirror"));
+    connect.delete("shop-mirror");
   }
 
   @Test
@@ -246,6 +321,112 @@ class ConsoleBrowserTest {
         .as("the capture was not paused")
         .isEqualTo("RUNNING");
     browser.screenshot("connector");
+  }
+
+  @Test
+  @Order(7)
+  void overHttpsWithALoginPauseAndResumeTakeEffectAndTheLagShowsWhatWaitsMeanwhile()
+      throws Exception {
+    assertThat(SecureHttp.status(secure("api/pipelines"), null))
+        .as("no credentials")
+        .isEqualTo(401);
+    assertThat(SecureHttp.status(secure("api/pipelines"), USER + ":wrong"))
+        .as("a wrong password")
+        .isEqualTo(401);
+    browser.login(USER, PASSWORD);
+    try {
+      browser.open(secure("#/connector/shop-sink"));
+      browser.await(
+          "the sink RUNNING", d -> present(d, "#connector-state span[data-state='RUNNING']"));
+      assertThat(browser.driver().getCurrentUrl()).startsWith("https://");
+      assertThat(text(browser.driver(), "#mode")).isEqualTo("actions enabled");
+
+      browser.driver().findElement(By.id("action-pause")).click();
+      browser.await(
+          "the sink PAUSED", d -> present(d, "#connector-state span[data-state='PAUSED']"));
+      assertThat(connect.cluster().connectorStatus("shop-sink").connector().state())
+          .isEqualTo("PAUSED");
+
+      pg.execute(
+          DB,
+          "INSERT INTO orders (id, item, qty) SELECT i, 'while paused', 1"
+              + " FROM generate_series(4001, 4005) i");
+      browser.open(secure("#/pipelines"));
+      String sinkNode = "g[data-node='connector:shop-sink']";
+      browser.await(
+          "the paused sink's lag",
+          d -> Pattern.compile("lag [1-9][0-9]* records").matcher(text(d, sinkNode)).find());
+      assertThat(text(browser.driver(), "div.card[data-connector='shop-sink']"))
+          .containsPattern("lag " + Pattern.quote(CDC_TOPIC) + ": [1-9][0-9]*");
+      browser.screenshot("pipelines-lag");
+
+      browser.open(secure("#/connector/shop-sink"));
+      browser.await("the resume button", d -> present(d, "#action-resume"));
+      browser.driver().findElement(By.id("action-resume")).click();
+      browser.await(
+          "the sink RUNNING again", d -> present(d, "#connector-state span[data-state='RUNNING']"));
+      browser.open(secure("#/pipelines"));
+      browser.await("no lag after the resume", d -> text(d, sinkNode).contains("lag 0 records"));
+    } finally {
+      browser.login("", "");
+    }
+    TableComparison.awaitEqual(
+        () -> DbTableReader.read(pg, DB, "public", "orders"),
+        new TableComparison.LakeTable(LakeTableReader.fileWarehouse(warehouse), DB, "orders"),
+        Duration.ofSeconds(120),
+        () -> connect.failure("shop-sink"));
+  }
+
+  @Test
+  @Order(8)
+  void timeTravelShowsTheRowsAsOfAnOlderSnapshot() {
+    browser.open(page("#/table/shop/orders"));
+    String before =
+        browser.await(
+            "the latest snapshot", d -> attribute(d, "#latest-snapshot", "data-snapshot"));
+    pg.execute(DB, "INSERT INTO orders (id, item, qty) VALUES (5001, 'after the chosen one', 1)");
+    browser.await("the new row", d -> text(d, "#rows").contains("after the chosen one"));
+
+    new Select(browser.driver().findElement(By.id("snapshot-select"))).selectByValue(before);
+
+    browser.await(
+        "the rows at snapshot " + before,
+        d -> text(d, "#rows-snapshot").equals("snapshot " + before));
+    browser.await(
+        "the rows as they were then", d -> !text(d, "#rows").contains("after the chosen one"));
+    assertThat(text(browser.driver(), "#rows")).contains("item 1");
+    new Select(browser.driver().findElement(By.id("snapshot-select"))).selectByValue("latest");
+    browser.await("the latest rows again", d -> text(d, "#rows").contains("after the chosen one"));
+  }
+
+  @Test
+  @Order(9)
+  void aTableWithManySmallFilesShowsTheCompactionBacklogWarning() throws Exception {
+    // ten commits by a write-only writer, as ingest writers are, with no compactor running:
+    // ten level-0 files in one bucket
+    try (Catalog catalog = TestTables.localCatalog(warehouse);
+        WriterPool pool = TestTables.smallPool(catalog, scratch, "backlog-test")) {
+      LakeTables.createOrOpen(catalog, TestTables.spec(DB, "backlog", 1));
+      Identifier table = Identifier.create(DB, "backlog");
+      for (int commit = 0; commit < 10; commit++) {
+        pool.writer(table).write(LakeRows.insert(commit, "row " + commit, (long) commit));
+        pool.writer(table).commit(SourceProgress.of(Map.of()));
+      }
+    }
+
+    browser.open(page("#/table/shop/backlog"));
+
+    browser.await(
+        "the backlog warning",
+        d ->
+            text(d, "#warnings").contains("Compaction backlog: bucket 0")
+                && text(d, "#warnings").contains("has 10 files in level 0"));
+    assertThat(text(browser.driver(), "#files")).contains("10");
+    browser.screenshot("table-warnings");
+  }
+
+  private static String secure(String route) {
+    return "https://127.0.0.1:" + secureConsole.url().getPort() + "/" + route;
   }
 
   private static String page(String route) {

@@ -26,12 +26,14 @@ public final class PipelineReader implements AutoCloseable {
   private final ConnectorReader connectors;
   private final Catalog catalog;
   private final Optional<ConsumerLag> lag;
+  private final LineageCache cache;
 
   public PipelineReader(
       ConnectorReader connectors, Catalog catalog, Optional<String> bootstrapServers) {
     this.connectors = connectors;
     this.catalog = catalog;
     this.lag = bootstrapServers.map(ConsumerLag::new);
+    this.cache = new LineageCache(catalog);
   }
 
   public PipelineView read() {
@@ -74,8 +76,16 @@ public final class PipelineReader implements AutoCloseable {
       Long behind = null;
       if (role == ConnectorRole.LAKE_SINK) {
         String database = config.getOrDefault("route.database", "default");
-        for (String table : tablesOf(database, problems)) {
-          TableLineage lineage = lineage(lineages, database, table, problems);
+        List<String> tables = tablesOf(database, problems);
+        lineages.putAll(
+            cache.lineages(
+                tables.stream()
+                    .map(table -> Identifier.create(database, table))
+                    .filter(id -> !lineages.containsKey(id.getFullName()))
+                    .toList(),
+                problems));
+        for (String table : tables) {
+          TableLineage lineage = lineages.get(database + "." + table);
           if (lineage != null && lineage.topics().stream().anyMatch(topics::contains)) {
             graph.edge(node, "table:" + database + "." + table);
           }
@@ -120,6 +130,7 @@ public final class PipelineReader implements AutoCloseable {
         graph.nodes.put(id, plain(id, "table", full, details, freshness));
       }
     }
+    cache.retainOnly(lineages.keySet());
     return new PipelineView(now, graph.components(), problems);
   }
 
@@ -146,7 +157,7 @@ public final class PipelineReader implements AutoCloseable {
         return null;
       }
       Long behind = null;
-      for (var consumer : ConsumerSnapshots.read(catalog, id)) {
+      for (var consumer : ConsumerSnapshots.read(cache.table(id))) {
         if (consumer.getKey().startsWith(base)) {
           long b = Math.max(0, lineage.latestSnapshot() - consumer.getValue() + 1);
           behind = behind == null ? b : Math.max(behind, b);
@@ -172,21 +183,13 @@ public final class PipelineReader implements AutoCloseable {
   }
 
   private TableLineage lineage(
-      Map<String, TableLineage> cache, String database, String table, List<String> problems) {
+      Map<String, TableLineage> read, String database, String table, List<String> problems) {
     String key = database + "." + table;
-    if (cache.containsKey(key)) {
-      return cache.get(key);
+    if (!read.containsKey(key)) {
+      // a changelog source configured before its table exists maps to null: shown without details
+      read.putAll(cache.lineages(List.of(Identifier.create(database, table)), problems));
     }
-    TableLineage lineage = null;
-    try {
-      lineage = TableLineage.read(catalog, Identifier.create(database, table));
-    } catch (Catalog.TableNotExistException e) {
-      // a changelog source configured before its table exists: shown without details
-    } catch (RuntimeException e) {
-      problems.add("Table " + key + ": " + e.getMessage());
-    }
-    cache.put(key, lineage);
-    return lineage;
+    return read.get(key);
   }
 
   private static List<String> configuredTopics(Map<String, String> config) {
@@ -209,6 +212,7 @@ public final class PipelineReader implements AutoCloseable {
 
   @Override
   public void close() {
+    cache.close();
     lag.ifPresent(ConsumerLag::close);
   }
 

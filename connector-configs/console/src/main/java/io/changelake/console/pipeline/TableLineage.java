@@ -1,15 +1,13 @@
 package io.changelake.console.pipeline;
 
+import io.changelake.lsm.commit.CommitMark;
 import io.changelake.lsm.commit.OffsetProperties;
 import io.changelake.lsm.commit.SourcePartition;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.paimon.Snapshot;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.Table;
 import org.apache.paimon.utils.SnapshotManager;
 
 /**
@@ -19,42 +17,56 @@ import org.apache.paimon.utils.SnapshotManager;
  * @param topics Kafka topics the table was written from
  * @param newestSourceTimestamp the latest {@code source.ts_ms} committed; null when no commit holds
  *     one (snapshot reads, flattened records without {@code add.fields})
- * @param lastCommitMillis when the newest snapshot was committed; null without snapshots
  * @param latestSnapshot the newest snapshot id; null without snapshots
  */
-record TableLineage(
-    Set<String> topics, Long newestSourceTimestamp, Long lastCommitMillis, Long latestSnapshot) {
+record TableLineage(Set<String> topics, Long newestSourceTimestamp, Long latestSnapshot) {
 
   /** How far back to look for the newest commit with offsets and with a source time. */
-  private static final int SNAPSHOTS_SEARCHED = 20;
+  static final int SNAPSHOTS_SEARCHED = 20;
 
-  static TableLineage read(Catalog catalog, Identifier id) throws Catalog.TableNotExistException {
-    Table table = catalog.getTable(id);
-    if (!(table instanceof FileStoreTable fileStore)) {
-      return new TableLineage(Set.of(), null, null, null);
+  static final TableLineage EMPTY = new TableLineage(Set.of(), null, null);
+
+  /**
+   * The lineage as of the table's latest snapshot, reading only snapshots newer than {@code
+   * previous} (the last lineage read of this table, or null): an unchanged table costs one look at
+   * its latest snapshot id, a changed one at most {@link #SNAPSHOTS_SEARCHED} snapshot files.
+   */
+  static TableLineage refresh(FileStoreTable table, TableLineage previous) {
+    SnapshotManager snapshots = table.snapshotManager();
+    Long latestId = snapshots.latestSnapshotId();
+    if (latestId == null) {
+      return EMPTY;
     }
-    SnapshotManager snapshots = fileStore.snapshotManager();
-    Snapshot latest = snapshots.latestSnapshot();
-    if (latest == null) {
-      return new TableLineage(Set.of(), null, null, null);
+    if (previous != null && latestId.equals(previous.latestSnapshot)) {
+      return previous;
     }
+    // a table dropped and created again starts over at snapshot 1: nothing of before carries over
+    TableLineage base =
+        previous == null || previous.latestSnapshot == null || previous.latestSnapshot > latestId
+            ? EMPTY
+            : previous;
+    Long earliest = snapshots.earliestSnapshotId();
+    long stop =
+        Math.max(
+            latestId - SNAPSHOTS_SEARCHED, base.latestSnapshot == null ? 0 : base.latestSnapshot);
     Set<String> topics = new TreeSet<>();
     Long newest = null;
-    Long earliest = snapshots.earliestSnapshotId();
-    for (long sid = latest.id();
-        sid > latest.id() - SNAPSHOTS_SEARCHED && earliest != null && sid >= earliest;
-        sid--) {
-      if (!snapshots.snapshotExists(sid)) {
+    for (long sid = latestId; sid > stop && earliest != null && sid >= earliest; sid--) {
+      Snapshot snapshot;
+      try {
+        snapshot = snapshots.snapshot(sid);
+      } catch (RuntimeException e) {
+        // expired while we read: what is older is gone too
         break;
       }
-      Map<String, String> properties = snapshots.snapshot(sid).properties();
+      Map<String, String> properties = snapshot.properties();
       Map<SourcePartition, Long> offsets = OffsetProperties.decode(properties);
       if (topics.isEmpty()) {
         offsets.keySet().forEach(p -> topics.add(p.topic()));
       }
       // compaction commits may repeat the offsets without marks: look on for a source time
       for (String mark : OffsetProperties.decodeMarks(properties).values()) {
-        Long ts = sourceTimestamp(mark);
+        Long ts = CommitMark.sourceTimestamp(mark).orElse(null);
         if (ts != null && (newest == null || ts > newest)) {
           newest = ts;
         }
@@ -63,33 +75,16 @@ record TableLineage(
         break;
       }
     }
-    return new TableLineage(topics, newest, latest.timeMillis(), latest.id());
+    return new TableLineage(
+        topics.isEmpty() ? base.topics : Set.copyOf(topics),
+        max(newest, base.newestSourceTimestamp),
+        latestId);
   }
 
-  /** Where the sink's commit mark holds the partition's stream position (its last part). */
-  private static final String STREAM = "|stream=";
-
-  /**
-   * The {@code source.ts_ms} of a sink commit mark, {@code
-   * <reached>[|truncated=<position>][|stream=KIND:value@ts@source]} (the sink's {@code
-   * PartitionMark} and {@code StreamPosition}; the console cannot depend on the sink plugin); null
-   * when the mark holds no stream position.
-   */
-  static Long sourceTimestamp(String mark) {
-    int at = mark.lastIndexOf(STREAM);
-    if (at < 0) {
-      return null;
+  private static Long max(Long a, Long b) {
+    if (a == null) {
+      return b;
     }
-    String stream = mark.substring(at + STREAM.length());
-    int first = stream.indexOf('@');
-    int second = first < 0 ? -1 : stream.indexOf('@', first + 1);
-    if (second < 0) {
-      return null;
-    }
-    try {
-      return Long.parseLong(stream.substring(first + 1, second));
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    return b == null ? a : Math.max(a, b);
   }
 }

@@ -1,13 +1,16 @@
 package io.changelake.console.table;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 
 /**
@@ -27,7 +30,27 @@ public final class TableInspector {
   /** Small files from which the table gets a warning. */
   static final int SMALL_FILES_WARNING = 50;
 
+  /** Tables whose snapshot and file metadata is kept between polls. */
+  static final int TABLES_CACHED = 64;
+
+  /** What a table's page shows of one snapshot: unchanged until the next commit. */
+  private record AtSnapshot(
+      long snapshotId,
+      List<TableView.Snapshot> snapshots,
+      List<TableView.FileGroup> files,
+      List<String> warnings) {}
+
   private final Catalog catalog;
+
+  // a page polls every 2 s: read a table's snapshot list and manifests again only after a commit
+  private final Map<String, AtSnapshot> cache =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, AtSnapshot> eldest) {
+              return size() > TABLES_CACHED;
+            }
+          });
 
   public TableInspector(Catalog catalog) {
     this.catalog = catalog;
@@ -46,22 +69,10 @@ public final class TableInspector {
       throw new IllegalArgumentException(
           "No table " + id.getFullName() + " in the lake: check the name (database.table)", e);
     }
-    List<TableView.Snapshot> snapshots =
-        SystemTables.read(catalog, id, "snapshots").stream()
-            .map(
-                r ->
-                    new TableView.Snapshot(
-                        SchemaHistory.number(r, "snapshot_id"),
-                        String.valueOf(r.get("commit_kind")),
-                        String.valueOf(r.get("commit_time")),
-                        SchemaHistory.number(r, "total_record_count"),
-                        SchemaHistory.number(r, "delta_record_count"),
-                        SchemaHistory.number(r, "changelog_record_count"),
-                        SchemaHistory.number(r, "schema_id")))
-            .sorted(Comparator.comparingLong(TableView.Snapshot::id))
-            .toList();
+    AtSnapshot metadata = metadata(id, data);
+    List<TableView.Snapshot> snapshots = metadata.snapshots();
     Long latest = snapshots.isEmpty() ? null : snapshots.get(snapshots.size() - 1).id();
-    List<TableView.FileGroup> files = fileGroups(SystemTables.read(catalog, id, "files"));
+    List<TableView.FileGroup> files = metadata.files();
     List<TableView.Consumer> consumers =
         SystemTables.read(catalog, id, "consumers").stream()
             .map(
@@ -86,14 +97,58 @@ public final class TableInspector {
         table,
         data.primaryKeys(),
         latest,
-        snapshots.subList(Math.max(0, snapshots.size() - SNAPSHOTS_SHOWN), snapshots.size()),
+        snapshots,
         SchemaHistory.of(SystemTables.read(catalog, id, "schemas")),
         files,
-        warnings(files, SystemTables.read(catalog, id, "files")),
+        metadata.warnings(),
         consumers,
         rowsAt,
         columns,
         rows);
+  }
+
+  /**
+   * The snapshot list and files of the table's latest snapshot: from the cache while no snapshot
+   * was committed since (schemas and consumers change without one and are read on every call).
+   */
+  private AtSnapshot metadata(Identifier id, Table data) {
+    String key = id.getFullName();
+    Long latestId =
+        data instanceof FileStoreTable fileStore
+            ? fileStore.snapshotManager().latestSnapshotId()
+            : null;
+    AtSnapshot cached = cache.get(key);
+    if (latestId != null && cached != null && cached.snapshotId() == latestId) {
+      return cached;
+    }
+    List<TableView.Snapshot> snapshots =
+        SystemTables.read(catalog, id, "snapshots").stream()
+            .map(
+                r ->
+                    new TableView.Snapshot(
+                        SchemaHistory.number(r, "snapshot_id"),
+                        String.valueOf(r.get("commit_kind")),
+                        String.valueOf(r.get("commit_time")),
+                        SchemaHistory.number(r, "total_record_count"),
+                        SchemaHistory.number(r, "delta_record_count"),
+                        SchemaHistory.number(r, "changelog_record_count"),
+                        SchemaHistory.number(r, "schema_id")))
+            .sorted(Comparator.comparingLong(TableView.Snapshot::id))
+            .toList();
+    List<Map<String, Object>> fileRows = SystemTables.read(catalog, id, "files");
+    List<TableView.FileGroup> files = fileGroups(fileRows);
+    AtSnapshot read =
+        new AtSnapshot(
+            snapshots.isEmpty() ? -1 : snapshots.get(snapshots.size() - 1).id(),
+            List.copyOf(
+                snapshots.subList(
+                    Math.max(0, snapshots.size() - SNAPSHOTS_SHOWN), snapshots.size())),
+            files,
+            warnings(files, fileRows));
+    if (latestId != null && read.snapshotId() == latestId) {
+      cache.put(key, read);
+    }
+    return read;
   }
 
   private static List<TableView.FileGroup> fileGroups(List<Map<String, Object>> fileRows) {

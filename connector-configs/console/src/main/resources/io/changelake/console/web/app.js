@@ -101,7 +101,9 @@ function layers(nodes, edges) {
 
 function nodeLines(n) {
   if (n.kind === "connector") {
-    const lines = [n.role + " · " + n.state];
+    // a connector stays RUNNING while its tasks die: show the tasks' state where it hides
+    const failed = failedTasks(n);
+    const lines = [n.role + " · " + (failed ? failed + (failed > 1 ? " tasks" : " task") + " FAILED" : n.state)];
     if (n.lag !== null && n.lag !== undefined) lines.push("lag " + n.lag + " records");
     if (n.snapshotsBehind !== null && n.snapshotsBehind !== undefined)
       lines.push(n.snapshotsBehind + " snapshots behind");
@@ -114,6 +116,18 @@ function nodeLines(n) {
     return lines;
   }
   return ["topic"];
+}
+
+function failedTasks(n) {
+  return (n.tasks || []).filter((t) => t.state === "FAILED").length;
+}
+
+// Connect's trace starts with its own wrapper ("Exiting WorkerSinkTask due to unrecoverable
+// exception"); the connector's reason, saying what to do, is the first cause under it
+function traceReason(trace) {
+  const lines = trace.split("\n");
+  const cause = lines.find((l) => l.startsWith("Caused by: "));
+  return cause ? cause.substring("Caused by: ".length) : lines[0];
 }
 
 function nodeLink(n) {
@@ -160,7 +174,8 @@ function graph(pipeline) {
       ...nodeLines(n).map((line, i) => svg("text", { class: "sub", x: 10, y: 38 + i * 14 }, line)),
       svg("title", {}, [n.label, ...nodeLines(n), ...(n.details || [])].join("\n"))];
     const link = nodeLink(n);
-    const g = svg("g", { class: `node kind-${n.kind}` + (n.state ? ` state-${n.state}` : ""),
+    const g = svg("g", { class: `node kind-${n.kind}` + (n.state ? ` state-${n.state}` : "") +
+      (failedTasks(n) ? " state-FAILED" : ""),
       transform: `translate(${p.x},${p.y})`, "data-node": n.id, "data-state": n.state },
       link ? svg("a", { href: link }, ...body) : body);
     root.appendChild(g);
@@ -179,6 +194,7 @@ function connectorCards(pipeline) {
         n.tasks.map((t) => [el("tr", { "data-task": n.label + "/" + t.id },
           el("td", {}, String(t.id)), el("td", {}, stateSpan(t.state)), el("td", {}, t.worker)),
           t.trace ? el("tr", {}, el("td", { colspan: 3 },
+            el("div", { class: "trace-reason", "data-trace-reason": n.label + "/" + t.id }, traceReason(t.trace)),
             el("pre", { class: "trace", "data-trace": n.label + "/" + t.id }, t.trace))) : null]))));
 }
 

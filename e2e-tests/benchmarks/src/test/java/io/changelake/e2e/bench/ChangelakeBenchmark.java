@@ -44,6 +44,7 @@ class ChangelakeBenchmark {
   static final String SOURCE = "source-throughput";
   static final String LATENCY = "latency";
   static final String SCALING = ScalingRuns.MEASUREMENT;
+  static final String CONSOLE = ConsoleListing.MEASUREMENT;
 
   private static BenchSettings settings;
   private static Results results;
@@ -314,6 +315,30 @@ class ChangelakeBenchmark {
     List<String> failures = new ScalingRuns(settings, results, loader, runner).run();
     if (!failures.isEmpty()) {
       throw new AssertionError(String.join("\n", failures));
+    }
+  }
+
+  /**
+   * The console's list requests on a lake of {@code bench.console.tables} tables (500): each of
+   * {@code bench.console.runs} fresh consoles times its first request and {@code
+   * bench.console.warm} more.
+   */
+  @Test
+  @Order(8)
+  void consoleOnManyTables() {
+    if (!BenchSettings.enabled(CONSOLE)) {
+      return;
+    }
+    try {
+      new ConsoleListing(platform, results)
+          .run(
+              settings.workDir().resolve("warehouse").resolve("console"),
+              Integer.getInteger("bench.console.tables", 500),
+              Integer.getInteger("bench.console.runs", 3),
+              Integer.getInteger("bench.console.warm", 7));
+    } catch (RuntimeException | AssertionError e) {
+      results.failed(CONSOLE, ConsoleListing.PIPELINES, e);
+      throw e;
     }
   }
 

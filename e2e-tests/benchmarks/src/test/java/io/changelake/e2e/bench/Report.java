@@ -61,6 +61,7 @@ final class Report {
       source();
       costGrowth(docs);
       new ScalingReport(settings, results, this).write(md, docs);
+      new ConsoleReport(results, this).write(md);
       profiles();
       analysis(docs);
       Files.writeString(docs.resolve("benchmarks.md"), md.toString(), StandardCharsets.UTF_8);
@@ -754,7 +755,7 @@ final class Report {
     return String.format(Locale.ROOT, "%.1f%%", v);
   }
 
-  private void failures(String measurement) {
+  void failures(String measurement) {
     List<String> failures = results.failures(measurement);
     if (!failures.isEmpty()) {
       md.append("\nFailed in this run:\n\n");
