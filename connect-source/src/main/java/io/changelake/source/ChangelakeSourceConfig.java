@@ -240,6 +240,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "First snapshot to publish (inclusive) when '" + START_POSITION + "' is 'snapshot'.",
         Width.SHORT,
         "Start snapshot id",
+        List.of(),
         visibleWhenStartIs(StartMode.SNAPSHOT));
     group.define(
         START_TIMESTAMP_MS,
@@ -258,6 +259,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + "' is 'timestamp', publish snapshots committed at or after this time.",
         Width.SHORT,
         "Start timestamp (ms)",
+        List.of(),
         visibleWhenStartIs(StartMode.TIMESTAMP));
   }
 
@@ -397,6 +399,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "Name of the operation field (c, u, d, r) added to flat records.",
         Width.SHORT,
         "Flat operation field",
+        List.of(),
         new ConfigDef.Recommender() {
           @Override
           public List<Object> validValues(String name, Map<String, Object> parsedConfig) {

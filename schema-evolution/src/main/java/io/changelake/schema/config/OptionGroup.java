@@ -53,30 +53,6 @@ public final class OptionGroup {
         key, type, defaultValue, validator, importance, doc, width, displayName, List.of(), null);
   }
 
-  /** A key with a recommender (e.g. one deciding when the key is shown). */
-  public OptionGroup define(
-      String key,
-      Type type,
-      Object defaultValue,
-      ConfigDef.Validator validator,
-      Importance importance,
-      String doc,
-      Width width,
-      String displayName,
-      ConfigDef.Recommender recommender) {
-    return define(
-        key,
-        type,
-        defaultValue,
-        validator,
-        importance,
-        doc,
-        width,
-        displayName,
-        List.of(),
-        recommender);
-  }
-
   /** A key with dependents and a recommender ({@code null} for none). */
   public OptionGroup define(
       String key,
