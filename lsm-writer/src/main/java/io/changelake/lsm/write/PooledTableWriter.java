@@ -71,6 +71,8 @@ final class PooledTableWriter implements TableWriter {
 
   private FileStoreTable table;
   private TableWriteImpl<?> write;
+  // bytes of commits a lookup made, which no caller saw: reported with the next commit's result
+  private long unreportedBytes;
   private TableCommitImpl commit;
   private long nextIdentifier;
   private final List<ManifestCommittable> pending = new ArrayList<>();
@@ -197,7 +199,8 @@ final class PooledTableWriter implements TableWriter {
       throw fail("Preparing commit " + id, e);
     }
     nextIdentifier++;
-    long bytes = DataFileBytes.added(messages);
+    long bytes = unreportedBytes + DataFileBytes.added(messages);
+    unreportedBytes = 0;
     boolean hasFiles =
         messages.stream().anyMatch(message -> !((CommitMessageImpl) message).isEmpty());
     if (hasFiles) {
@@ -666,7 +669,8 @@ final class PooledTableWriter implements TableWriter {
       mayBeUncommitted = known instanceof BufferedVersions.WrittenNotKept;
     }
     if (mayBeUncommitted || !pending.isEmpty() || pendingTruncate != null) {
-      commit(offsets);
+      // nobody sees this commit's result: its bytes go with the next one the caller gets
+      unreportedBytes = commit(offsets).bytesWritten();
     }
     return keys.find(keyRow);
   }

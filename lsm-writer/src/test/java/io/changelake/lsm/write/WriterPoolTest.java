@@ -73,6 +73,13 @@ class WriterPoolTest extends OrdersTableTest {
       assertThat(second.bytesWritten()).isPositive();
       assertThat(first.bytesWritten() + second.bytesWritten()).isEqualTo(dataFileBytes(table()));
       assertThat(writer.commit(Map.of(P0, 11L)).bytesWritten()).as("nothing written").isZero();
+
+      // a lookup commits what is buffered; the caller sees those bytes with its next commit
+      writer.write(insert(12, "item-12", 1200L));
+      assertThat(writer.lookup(insert(12, null, null), Map.of(P0, 12L))).isPresent();
+      CommitResult afterLookup = writer.commit(Map.of(P0, 12L));
+      assertThat(first.bytesWritten() + second.bytesWritten() + afterLookup.bytesWritten())
+          .isEqualTo(dataFileBytes(table()));
     }
   }
 
