@@ -2,21 +2,18 @@ package io.changelake.configs.quickstart;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.table.InternalColumns;
+import io.changelake.lsm.table.TableRows;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
 
 /** Reads what a person wants to see of a lake table: rows, schema history, snapshots. */
@@ -65,7 +62,7 @@ final class LakeTable {
       }
       List<DataField> fields = table.rowType().getFields();
       List<Column> columns = visible(fields);
-      return Optional.of(new State(columns, rows(table, fields), schemas(table), snapshots(table)));
+      return Optional.of(new State(columns, rows(table), schemas(table), snapshots(table)));
     } catch (Exception e) {
       throw new IllegalStateException(
           "Cannot read table " + identifier.getFullName() + ": " + e.getMessage(), e);
@@ -82,29 +79,12 @@ final class LakeTable {
     return columns;
   }
 
-  private static List<Map<String, Object>> rows(FileStoreTable table, List<DataField> fields)
-      throws IOException {
-    ReadBuilder read = table.newReadBuilder();
-    List<InternalRow.FieldGetter> getters = new ArrayList<>();
-    for (int i = 0; i < fields.size(); i++) {
-      getters.add(InternalRow.createFieldGetter(fields.get(i).type(), i));
-    }
-    List<Map<String, Object>> rows = new ArrayList<>();
-    try (RecordReader<InternalRow> reader =
-        read.newRead().createReader(read.newScan().plan().splits())) {
-      reader.forEachRemaining(
-          row -> {
-            Map<String, Object> values = new LinkedHashMap<>();
-            for (int i = 0; i < fields.size(); i++) {
-              if (!InternalColumns.isInternal(fields.get(i).name())) {
-                Object value = getters.get(i).getFieldOrNull(row);
-                values.put(fields.get(i).name(), value == null ? null : value.toString());
-              }
-            }
-            rows.add(values);
-          });
-    }
-    return rows;
+  /** The rows without Paimon's internal columns, values as text. */
+  private static List<Map<String, Object>> rows(FileStoreTable table) throws IOException {
+    return TableRows.read(
+        table,
+        column -> !InternalColumns.isInternal(column),
+        value -> value == null ? null : value.toString());
   }
 
   private static List<SchemaVersion> schemas(FileStoreTable table) {

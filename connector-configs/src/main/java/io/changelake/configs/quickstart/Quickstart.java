@@ -175,19 +175,18 @@ public final class Quickstart {
       if (state.isPresent() && done.test(state.get().rows())) {
         return;
       }
-      failIfAnyConnectorFailed(client);
-      if (System.nanoTime() > deadline) {
-        throw new QuickstartException(
-            "Timed out after "
-                + STEP_TIMEOUT.toMinutes()
-                + " min waiting for "
-                + what
-                + " (last: "
-                + now
-                + ")");
-      }
-      sleep();
+      awaitOneMore(client, deadline, what + " (last: " + now + ")");
     }
+  }
+
+  /** Fails when a connector failed or the step's deadline passed, else waits a little. */
+  private void awaitOneMore(ConnectClient client, long deadline, String waitingFor) {
+    failIfAnyConnectorFailed(client);
+    if (System.nanoTime() > deadline) {
+      throw new QuickstartException(
+          "Timed out after " + STEP_TIMEOUT.toMinutes() + " min waiting for " + waitingFor);
+    }
+    sleep();
   }
 
   /** Every change has reached the table before: the changelog is complete once it holds row 4. */
@@ -209,20 +208,15 @@ public final class Quickstart {
       if (done.test(events)) {
         return;
       }
-      failIfAnyConnectorFailed(client);
-      if (System.nanoTime() > deadline) {
-        throw new QuickstartException(
-            "Timed out after "
-                + STEP_TIMEOUT.toMinutes()
-                + " min waiting for "
-                + what
-                + " in topic "
-                + QuickstartConnectors.CHANGELOG_TOPIC
-                + " ("
-                + lastCount
-                + " events so far)");
-      }
-      sleep();
+      awaitOneMore(
+          client,
+          deadline,
+          what
+              + " in topic "
+              + QuickstartConnectors.CHANGELOG_TOPIC
+              + " ("
+              + lastCount
+              + " events so far)");
     }
   }
 

@@ -14,6 +14,7 @@ public class SchemaEvolutionException extends RuntimeException {
   private final DataType oldType;
   private final DataType newType;
   private final String configKey;
+  private final String reason;
 
   /**
    * @param oldType the column's type in the table, null when the column is new
@@ -28,12 +29,12 @@ public class SchemaEvolutionException extends RuntimeException {
       DataType newType,
       String reason,
       String configKey) {
-    super(message(table, column, oldType, newType, reason, configKey));
     this.table = table;
     this.column = column;
     this.oldType = oldType;
     this.newType = newType;
     this.configKey = configKey;
+    this.reason = reason;
   }
 
   public Identifier table() {
@@ -56,13 +57,9 @@ public class SchemaEvolutionException extends RuntimeException {
     return configKey;
   }
 
-  private static String message(
-      Identifier table,
-      String column,
-      DataType oldType,
-      DataType newType,
-      String reason,
-      String configKey) {
+  /** Names the table, the column, both types, why, and the key that would change the outcome. */
+  @Override
+  public String getMessage() {
     StringBuilder b =
         new StringBuilder("Schema change refused for table ")
             .append(table == null ? "<unknown>" : table.getFullName())

@@ -1,20 +1,18 @@
 package io.changelake.configs.cli;
 
 import io.changelake.configs.files.ConnectorFile;
-import io.changelake.configs.files.ConnectorFiles;
 import io.changelake.configs.plan.ConnectorPlan;
 import io.changelake.configs.plan.Planner;
 import io.changelake.configs.rest.ConnectRestException;
 import io.changelake.configs.rest.ConnectorState;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "deploy",
@@ -26,11 +24,7 @@ import picocli.CommandLine.Parameters;
           + " states and the trace of the failed task are shown and the exit code is 1."
     })
 final class DeployCommand extends ConnectCommand {
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "PATH",
-      description = "Connector JSON files, or directories of them.")
-  List<Path> paths;
+  @Mixin ConnectorFileParameters connectorFiles;
 
   @Option(
       names = "--timeout",
@@ -79,7 +73,7 @@ final class DeployCommand extends ConnectCommand {
 
   @Override
   public Integer call() {
-    List<ConnectorFile> files = ConnectorFiles.load(paths);
+    List<ConnectorFile> files = connectorFiles.load();
     PrintWriter out = out();
     List<DeployView> views = new ArrayList<>();
     List<Applied> applied = new ArrayList<>();

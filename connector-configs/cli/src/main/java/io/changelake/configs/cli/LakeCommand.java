@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(
@@ -61,5 +62,11 @@ final class LakeCommand implements Runnable {
     abstract R ask(LakeInspector inspector);
 
     abstract void printText(PrintWriter out, R result);
+  }
+
+  /** A subcommand about one table, named as its first parameter. */
+  abstract static class TableSubcommand<R> extends Subcommand<R> {
+    @Parameters(index = "0", paramLabel = "DB.TABLE", description = "The table.")
+    String table;
   }
 }

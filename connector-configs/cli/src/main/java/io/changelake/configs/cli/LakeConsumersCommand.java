@@ -5,17 +5,13 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "consumers",
     description =
         "Lists a table's consumers (TABLE$consumers): each changelog reader's id and the next"
             + " snapshot it will read; snapshot expiry keeps what they still need.")
-final class LakeConsumersCommand extends LakeCommand.Subcommand<LakeConsumersCommand.Result> {
-  @Parameters(index = "0", paramLabel = "DB.TABLE", description = "The table.")
-  String table;
-
+final class LakeConsumersCommand extends LakeCommand.TableSubcommand<LakeConsumersCommand.Result> {
   /** {@code -o json}: the rows of TABLE$consumers. */
   record Result(String table, List<Map<String, Object>> consumers) {}
 

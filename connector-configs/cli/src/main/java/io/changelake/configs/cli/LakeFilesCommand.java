@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "files",
@@ -19,10 +18,7 @@ import picocli.CommandLine.Parameters;
           + " LSM level: files, rows, bytes. Many level-0 files in a bucket mean compaction lags.",
       "--list prints every file; -o json gives the summary and every column of each file."
     })
-final class LakeFilesCommand extends LakeCommand.Subcommand<LakeFilesCommand.Result> {
-  @Parameters(index = "0", paramLabel = "DB.TABLE", description = "The table.")
-  String table;
-
+final class LakeFilesCommand extends LakeCommand.TableSubcommand<LakeFilesCommand.Result> {
   @Option(names = "--list", description = "Print every file, not only the summary.")
   boolean list;
 

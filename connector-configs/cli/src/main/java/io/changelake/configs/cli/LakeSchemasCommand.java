@@ -5,17 +5,13 @@ import io.changelake.configs.lake.SchemaVersion;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "schemas",
     description =
         "Shows a table's schema history: the first schema in full, then each later version as"
             + " its changes (columns added, dropped, retyped or renamed; options set or removed).")
-final class LakeSchemasCommand extends LakeCommand.Subcommand<LakeSchemasCommand.Result> {
-  @Parameters(index = "0", paramLabel = "DB.TABLE", description = "The table.")
-  String table;
-
+final class LakeSchemasCommand extends LakeCommand.TableSubcommand<LakeSchemasCommand.Result> {
   /** {@code -o json}: every version, oldest first, each with its changes to the one before. */
   record Result(String table, List<SchemaVersion> schemas) {}
 

@@ -5,14 +5,13 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "snapshots",
     description =
         "Lists a table's snapshots (TABLE$snapshots): id, time, kind, committer, records."
             + " -o json gives every column of the system table.")
-final class LakeSnapshotsCommand extends LakeCommand.Subcommand<LakeSnapshotsCommand.Result> {
+final class LakeSnapshotsCommand extends LakeCommand.TableSubcommand<LakeSnapshotsCommand.Result> {
   static final List<String> SHOWN =
       List.of(
           "snapshot_id",
@@ -24,9 +23,6 @@ final class LakeSnapshotsCommand extends LakeCommand.Subcommand<LakeSnapshotsCom
           "changelog_record_count",
           "total_record_count",
           "schema_id");
-
-  @Parameters(index = "0", paramLabel = "DB.TABLE", description = "The table.")
-  String table;
 
   /** {@code -o json}: the rows of TABLE$snapshots, Paimon's column names. */
   record Result(String table, List<Map<String, Object>> snapshots) {}

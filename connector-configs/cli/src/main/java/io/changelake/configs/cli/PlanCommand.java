@@ -1,19 +1,17 @@
 package io.changelake.configs.cli;
 
 import io.changelake.configs.files.ConnectorFile;
-import io.changelake.configs.files.ConnectorFiles;
 import io.changelake.configs.files.Secrets;
 import io.changelake.configs.plan.ConnectorPlan;
 import io.changelake.configs.plan.Planner;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(
     name = "plan",
@@ -22,11 +20,7 @@ import picocli.CommandLine.Parameters;
           + " deployed connectors no file declares. Secret values are never printed."
     })
 final class PlanCommand extends ConnectCommand {
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "PATH",
-      description = "Connector JSON files, or directories of them.")
-  List<Path> paths;
+  @Mixin ConnectorFileParameters connectorFiles;
 
   @Option(
       names = "--detailed-exitcode",
@@ -52,7 +46,7 @@ final class PlanCommand extends ConnectCommand {
 
   @Override
   public Integer call() {
-    List<ConnectorFile> files = ConnectorFiles.load(paths);
+    List<ConnectorFile> files = connectorFiles.load();
     PrintWriter out = out();
     int changes = 0;
     List<PlanView> views = new ArrayList<>();

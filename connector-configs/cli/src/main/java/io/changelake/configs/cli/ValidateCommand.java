@@ -1,16 +1,14 @@
 package io.changelake.configs.cli;
 
 import io.changelake.configs.files.ConnectorFile;
-import io.changelake.configs.files.ConnectorFiles;
 import io.changelake.configs.files.Secrets;
 import io.changelake.configs.rest.ConnectRestException;
 import io.changelake.configs.rest.ValidationReport;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 @Command(
     name = "validate",
@@ -21,11 +19,7 @@ import picocli.CommandLine.Parameters;
       "Config-provider references such as $${env:PGPASSWORD} are sent as written."
     })
 final class ValidateCommand extends ConnectCommand {
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "PATH",
-      description = "Connector JSON files, or directories of them.")
-  List<Path> paths;
+  @Mixin ConnectorFileParameters connectorFiles;
 
   /** One key's error; literal secrets of the file are replaced by [hidden]. */
   record KeyError(String key, String message) {}
@@ -39,7 +33,7 @@ final class ValidateCommand extends ConnectCommand {
 
   @Override
   public Integer call() {
-    List<ConnectorFile> files = ConnectorFiles.load(paths);
+    List<ConnectorFile> files = connectorFiles.load();
     List<FileValidation> results = new ArrayList<>();
     for (ConnectorFile file : files) {
       FileValidation result = validate(this, file);
