@@ -104,6 +104,12 @@ public final class WriterPool implements AutoCloseable {
    * committed offsets tell which.
    */
   public synchronized void discardUncommitted() {
+    List<Exception> failures = closeWriters();
+    throwFirst(failures, "Discarding the uncommitted rows of '" + settings.commitUser() + "'");
+  }
+
+  /** Closes and forgets every writer; returns what failed, so the caller adds its own failures. */
+  private List<Exception> closeWriters() {
     List<Exception> failures = new ArrayList<>();
     for (PooledTableWriter writer : writers.values()) {
       try {
@@ -113,7 +119,7 @@ public final class WriterPool implements AutoCloseable {
       }
     }
     writers.clear();
-    throwFirst(failures, "Discarding the uncommitted rows of '" + settings.commitUser() + "'");
+    return failures;
   }
 
   /** Tables with an open writer. */
@@ -150,15 +156,7 @@ public final class WriterPool implements AutoCloseable {
       return;
     }
     closed = true;
-    List<Exception> failures = new ArrayList<>();
-    for (PooledTableWriter writer : writers.values()) {
-      try {
-        writer.close();
-      } catch (Exception e) {
-        failures.add(e);
-      }
-    }
-    writers.clear();
+    List<Exception> failures = closeWriters();
     try {
       ioManager.close();
     } catch (Exception e) {
