@@ -59,6 +59,9 @@ import org.slf4j.LoggerFactory;
  * user would otherwise make Paimon drop this one's commits as already committed.
  */
 final class PooledTableWriter implements TableWriter {
+  /** How far a writer moves its commit identifiers past an older instance's newest. */
+  private static final long IDENTIFIER_LEAP = 1_000_000L;
+
   private static final Logger LOG = LoggerFactory.getLogger(PooledTableWriter.class);
   // a commit whose identifiers another instance took meanwhile is renumbered and tried again
   private static final int COMMIT_ATTEMPTS = 3;
@@ -343,7 +346,13 @@ final class PooledTableWriter implements TableWriter {
         commitUser,
         fence.describe(),
         sharedUserAdvice());
-    nextIdentifier = Math.max(nextIdentifier, taken + 1);
+    // past the older instance's next identifiers, not only its newest: renumbered to taken + 1,
+    // an older instance committing as often takes that identifier first, Paimon drops this
+    // writer's commit as already committed, and three such races in a row failed the newer
+    // writer instead of the older (DuplicateWriterTest, loaded machine). Past the leap, the older
+    // instance's next commit is the one Paimon drops, and its next guard finds this writer's
+    // snapshot and fences it.
+    nextIdentifier = Math.max(nextIdentifier, taken + 1 + IDENTIFIER_LEAP);
     for (int i = 0; i < committables.size(); i++) {
       ManifestCommittable committable = committables.get(i);
       OptionalLong landed = snapshotOf(committable.identifier());
