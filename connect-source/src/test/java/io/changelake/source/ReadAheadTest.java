@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.changelog.TruncateBarrier;
-import io.changelake.lsm.table.ChangelogProducer;
-import io.changelake.lsm.table.LakeTables;
-import io.changelake.lsm.table.MergeEngine;
-import io.changelake.lsm.table.TableSpec;
 import io.changelake.source.assign.BucketSet;
 import io.changelake.source.assign.TableAssignment;
 import io.changelake.source.metrics.SourceMetrics;
@@ -19,18 +15,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.DataTypes;
-import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,31 +42,11 @@ class ReadAheadTest {
   @BeforeEach
   void createTableWithTenRows() throws Exception {
     catalog = LakeCatalogs.open(Map.of("paimon.warehouse", warehouse.toString()));
-    LakeTables.createDatabaseIfAbsent(catalog, TABLE.getDatabaseName());
-    table =
-        LakeTables.createOrOpen(
-            catalog,
-            new TableSpec(
-                TABLE,
-                RowType.builder()
-                    .field("id", DataTypes.INT().notNull())
-                    .field("name", DataTypes.STRING())
-                    .build(),
-                List.of("id"),
-                List.of(),
-                1,
-                MergeEngine.DEDUPLICATE,
-                ChangelogProducer.INPUT,
-                List.of(),
-                Map.of()));
-    BatchWriteBuilder builder = table.newBatchWriteBuilder();
-    try (BatchTableWrite write = builder.newWrite();
-        BatchTableCommit commit = builder.newCommit()) {
-      for (int id = 1; id <= ROWS; id++) {
-        write.write(GenericRow.of(id, BinaryString.fromString("row " + id)));
-      }
-      commit.commit(write.prepareCommit());
+    Map<Integer, String> rows = new TreeMap<>();
+    for (int id = 1; id <= ROWS; id++) {
+      rows.put(id, "row " + id);
     }
+    table = IdNameTable.create(catalog, TABLE, rows);
   }
 
   @AfterEach

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.lsm.catalog.LakeCatalogs;
-import io.changelake.lsm.table.ChangelogProducer;
-import io.changelake.lsm.table.LakeTables;
-import io.changelake.lsm.table.MergeEngine;
-import io.changelake.lsm.table.TableSpec;
 import io.changelake.source.assign.BucketSet;
 import io.changelake.source.assign.TableAssignment;
 import java.io.UncheckedIOException;
@@ -19,6 +15,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.apache.kafka.common.metrics.PluginMetrics;
@@ -28,14 +25,6 @@ import org.apache.kafka.connect.source.SourceTaskContext;
 import org.apache.kafka.connect.storage.OffsetStorageReader;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.DataTypes;
-import org.apache.paimon.types.RowType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,30 +43,7 @@ class SourceTaskStartTest {
   @BeforeEach
   void createTableWithTwoRows() throws Exception {
     try (Catalog catalog = LakeCatalogs.open(Map.of("paimon.warehouse", warehouse.toString()))) {
-      LakeTables.createDatabaseIfAbsent(catalog, TABLE.getDatabaseName());
-      FileStoreTable table =
-          LakeTables.createOrOpen(
-              catalog,
-              new TableSpec(
-                  TABLE,
-                  RowType.builder()
-                      .field("id", DataTypes.INT().notNull())
-                      .field("name", DataTypes.STRING())
-                      .build(),
-                  List.of("id"),
-                  List.of(),
-                  1,
-                  MergeEngine.DEDUPLICATE,
-                  ChangelogProducer.INPUT,
-                  List.of(),
-                  Map.of()));
-      BatchWriteBuilder builder = table.newBatchWriteBuilder();
-      try (BatchTableWrite write = builder.newWrite();
-          BatchTableCommit commit = builder.newCommit()) {
-        write.write(GenericRow.of(1, BinaryString.fromString("one")));
-        write.write(GenericRow.of(2, BinaryString.fromString("two")));
-        commit.commit(write.prepareCommit());
-      }
+      IdNameTable.create(catalog, TABLE, new TreeMap<>(Map.of(1, "one", 2, "two")));
     }
   }
 
