@@ -55,7 +55,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
   private boolean fastWrites;
   private boolean schemasEnabled;
   private WrittenSchemas writtenSchemas;
-  private PayloadWriter payloadWriter;
+  private boolean replaceNullWithDefault;
   // the output fromConnectData writes into, reused from record to record; null while in use
   private final AtomicReference<WriteBuffer> idleBuffer = new AtomicReference<>();
   private SchemaCache schemaCache;
@@ -93,7 +93,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     schemasEnabled = config.schemasEnabled();
     fastWrites = !fixedSchema && config.decimalFormat() == DecimalFormat.BASE64;
     writtenSchemas = new WrittenSchemas(config.schemaCacheSize(), delegate);
-    payloadWriter = new PayloadWriter(config.replaceNullWithDefault());
+    replaceNullWithDefault = config.replaceNullWithDefault();
     idleBuffer.set(null);
   }
 
@@ -163,14 +163,12 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     // only; should one still be shared, a second thread writes with an output of its own
     WriteBuffer buffer = idleBuffer.getAndSet(null);
     if (buffer == null) {
-      buffer = new WriteBuffer(jsonFactory);
+      buffer = new WriteBuffer(jsonFactory, replaceNullWithDefault);
     }
     try {
       byte[] written =
           buffer.write(
-              schemasEnabled ? writtenSchemas.envelopeStartOf(schema) : null,
-              generator -> payloadWriter.write(schema, value, generator),
-              schemasEnabled);
+              schemasEnabled ? writtenSchemas.envelopeStartOf(schema) : null, schema, value);
       idleBuffer.set(buffer);
       fastWritten++;
       return written;

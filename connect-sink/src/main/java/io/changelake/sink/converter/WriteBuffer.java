@@ -4,28 +4,25 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
+import org.apache.kafka.connect.data.Schema;
 
 /**
- * One JSON generator and its output buffer, reused for every value a converter writes: creating a
- * generator per record (and the buffers Jackson allocates for it) cost more than writing a small
- * record. Values are written one after the other as root values without a separator, each taken out
- * as its own byte array. Not thread-safe: one writer at a time.
+ * One JSON generator, its output buffer and the struct plans of its {@link PayloadWriter}, reused
+ * for every value a converter writes: creating a generator per record (and the buffers Jackson
+ * allocates for it) cost more than writing a small record. Values are written one after the other
+ * as root values without a separator, each taken out as its own byte array. Not thread-safe: one
+ * writer at a time.
  *
  * <p>A write that fails leaves the generator inside a value; the buffer must then be dropped (the
  * next {@link #write} would otherwise continue that value).
  */
 final class WriteBuffer {
 
-  /** Writes one value to the generator. */
-  @FunctionalInterface
-  interface ValueWriter {
-    void write(JsonGenerator generator) throws IOException;
-  }
-
   private final ByteArrayBuilder out = new ByteArrayBuilder(4096);
   private final JsonGenerator generator;
+  private final PayloadWriter payloadWriter;
 
-  WriteBuffer(JsonFactory factory) {
+  WriteBuffer(JsonFactory factory, boolean replaceNullWithDefault) {
     try {
       generator = factory.createGenerator(out);
     } catch (IOException e) {
@@ -33,21 +30,23 @@ final class WriteBuffer {
     }
     // JsonConverter writes one value per message: no space between consecutive root values
     generator.setRootValueSeparator(null);
+    payloadWriter =
+        new PayloadWriter(replaceNullWithDefault, new PayloadWriter.StructFieldsCache());
   }
 
   /**
-   * The bytes of {@code prefix} (null: none), then the value, then a closing brace when {@code
-   * closeEnvelope}.
+   * The bytes of {@code envelopeStart} followed by the value and the envelope's closing brace, or
+   * (null {@code envelopeStart}: schemas disabled) the value alone.
    */
-  byte[] write(byte[] prefix, ValueWriter value, boolean closeEnvelope) throws IOException {
+  byte[] write(byte[] envelopeStart, Schema schema, Object value) throws IOException {
     out.reset();
-    if (prefix != null) {
+    if (envelopeStart != null) {
       // the generator holds nothing unflushed between writes, so bytes go straight to the buffer
-      out.write(prefix);
+      out.write(envelopeStart);
     }
-    value.write(generator);
+    payloadWriter.write(schema, value, generator);
     generator.flush();
-    if (closeEnvelope) {
+    if (envelopeStart != null) {
       out.write('}');
     }
     return out.toByteArray();

@@ -188,6 +188,22 @@ class CachingJsonConverterTest {
             "struct of every type, optional fields null (defaults where given)",
             everyType,
             new Struct(everyType).put("req", 13)));
+    Schema oddNames =
+        SchemaBuilder.struct()
+            .field("quote\"d", Schema.INT32_SCHEMA)
+            .field("back\\slash/", Schema.INT32_SCHEMA)
+            .field("ctl\u0001\n", Schema.INT32_SCHEMA)
+            .field("ümlaut \uD83D\uDE00", Schema.INT32_SCHEMA)
+            .build();
+    cases.add(
+        Arguments.of(
+            "field names to escape",
+            oddNames,
+            new Struct(oddNames)
+                .put("quote\"d", 1)
+                .put("back\\slash/", 2)
+                .put("ctl\u0001\n", 3)
+                .put("ümlaut \uD83D\uDE00", 4)));
     cases.add(Arguments.of("debezium update", Debezium.ENVELOPE, Debezium.update(1)));
     cases.add(Arguments.of("debezium create", Debezium.ENVELOPE, Debezium.create(2)));
     cases.add(Arguments.of("debezium delete", Debezium.ENVELOPE, Debezium.delete(3)));
