@@ -107,6 +107,8 @@ class S3WarehouseTest {
     props.put("paimon.s3.attempts.maximum", "1");
     props.put("paimon.s3.retry.limit", "1");
     props.put("paimon.s3.retry.interval", "100ms");
+    props.put("paimon.s3.retry.throttle.limit", "1");
+    props.put("paimon.s3.retry.throttle.interval", "100ms");
     props.put("paimon.s3.connection.establish.timeout", "2000");
     try (Catalog catalog = LakeCatalogs.open(props)) {
       LakeTables.createOrOpen(
