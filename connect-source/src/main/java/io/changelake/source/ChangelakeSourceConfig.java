@@ -1,6 +1,5 @@
 package io.changelake.source;
 
-import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.schema.config.ConfigEnum;
@@ -38,7 +37,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   public static final String RECORD_GROUP = "Records";
   public static final String RETRY_GROUP = "Retries";
 
-  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+  public static final String WAREHOUSE = LakeOptions.WAREHOUSE;
 
   public static final String TABLES = "tables";
   public static final String TABLES_REGEX = "tables.regex";
@@ -129,18 +128,11 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   /** Where the warehouse is and the catalog credentials Connect must mask. */
   private static void defineCatalog(OptionGroup group) {
-    group.define(
-        WAREHOUSE,
-        Type.STRING,
-        ConfigDef.NO_DEFAULT_VALUE,
-        new ConfigDef.NonEmptyString(),
-        Importance.HIGH,
+    LakeOptions.defineCatalog(
+        group,
         "Paimon warehouse the tables live in, e.g. file:///data/lake or s3://bucket/lake. Every"
             + " other key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
-            + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).",
-        Width.LONG,
-        "Warehouse");
-    LakeOptions.defineCatalogCredentials(group);
+            + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).");
   }
 
   /** Which tables are published. */

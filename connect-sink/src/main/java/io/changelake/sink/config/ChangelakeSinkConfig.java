@@ -42,7 +42,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String COMPACTION_GROUP = "Compaction";
   public static final String RETRY_GROUP = "Retries";
 
-  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+  public static final String WAREHOUSE = LakeOptions.WAREHOUSE;
 
   public static final String INPUT_FORMAT = "input.format";
   public static final String FLATTENED_OP_FIELD = "input.flattened.op.field";
@@ -146,20 +146,13 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   /** Where the warehouse is and the catalog credentials Connect must mask. */
   private static void defineCatalog(OptionGroup group) {
-    group.define(
-        WAREHOUSE,
-        Type.STRING,
-        ConfigDef.NO_DEFAULT_VALUE,
-        new ConfigDef.NonEmptyString(),
-        Importance.HIGH,
+    LakeOptions.defineCatalog(
+        group,
         "Root of the Paimon warehouse, e.g. file:///var/lake or s3://bucket/lake. Every other"
             + " key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
             + " removed (paimon.s3.endpoint, paimon.metastore=jdbc, paimon.lock.enabled, ...)."
             + " Several workers sharing one warehouse on S3 or on a shared disk need a catalog"
-            + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).",
-        Width.LONG,
-        "Warehouse");
-    LakeOptions.defineCatalogCredentials(group);
+            + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).");
   }
 
   /** The shape of the record values. */

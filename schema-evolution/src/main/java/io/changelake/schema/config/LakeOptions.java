@@ -1,6 +1,7 @@
 package io.changelake.schema.config;
 
 import io.changelake.lsm.catalog.CatalogCredentials;
+import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
 import java.time.Duration;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -10,19 +11,32 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigDef.Width;
 
 /**
- * The keys the sink and the source declare alike because both talk to the same lake: the catalog
- * credentials and the retry settings. Names, defaults and descriptions are lsm-writer's ({@link
- * CatalogCredentials}, {@link RetrySettings}), which knows no Kafka types; this is where they
- * become {@code ConfigDef} keys, once for both connectors.
+ * The keys the sink and the source declare alike because both talk to the same lake: the warehouse,
+ * the catalog credentials and the retry settings. Names, defaults and descriptions are lsm-writer's
+ * ({@link CatalogCredentials}, {@link RetrySettings}), which knows no Kafka types; this is where
+ * they become {@code ConfigDef} keys, once for both connectors.
  */
 public final class LakeOptions {
+  /** Root of the Paimon warehouse: the one catalog option every connector must set. */
+  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+
   private LakeOptions() {}
 
   /**
-   * Declares every catalog credential as a password, so that Connect masks it in validation answers
-   * and config logs; the catalog still reads the original strings.
+   * Where the warehouse is ({@code warehouseDoc}: what the connector does with it) and every
+   * catalog credential, declared as a password so that Connect masks it in validation answers and
+   * config logs; the catalog still reads the original strings.
    */
-  public static void defineCatalogCredentials(OptionGroup group) {
+  public static void defineCatalog(OptionGroup group, String warehouseDoc) {
+    group.define(
+        WAREHOUSE,
+        Type.STRING,
+        ConfigDef.NO_DEFAULT_VALUE,
+        new ConfigDef.NonEmptyString(),
+        Importance.HIGH,
+        warehouseDoc,
+        Width.LONG,
+        "Warehouse");
     for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
       group.define(
           credential.key(),
