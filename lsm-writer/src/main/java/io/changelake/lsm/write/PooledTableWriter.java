@@ -754,8 +754,8 @@ final class PooledTableWriter implements TableWriter {
 
   /** Bytes of row versions kept for lookups (on the heap, outside the shared write buffer). */
   long bufferedVersionBytes() {
-    return (buffered == null ? 0 : buffered.bytes())
-        + (sealedBuffered == null ? 0 : sealedBuffered.bytes());
+    // not those of the generation in flight: what the next commit will hold
+    return buffered == null ? 0 : buffered.bytes();
   }
 
   private KeyLookup lookup() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.paimon.memory.HeapMemorySegmentPool;
@@ -24,6 +25,9 @@ import org.apache.paimon.memory.MemorySegmentPool;
  * its pages until its flush returns them, but it is never asked to flush by another table (Paimon's
  * writer is not thread-safe), and a flush running off the task thread never makes another table
  * flush. The pages themselves are handed out and returned under a lock: both threads use them.
+ * {@link #usedBufferSize} counts the generations taking rows only, what the next commit round will
+ * hold (a sink commits early by it): a sealed generation's structures belong to the thread flushing
+ * it.
  */
 final class SharedMemoryPool extends MemoryPoolFactory {
   // set while a sealed generation flushes on this thread: it must not flush the task's writers
@@ -31,8 +35,8 @@ final class SharedMemoryPool extends MemoryPoolFactory {
       ThreadLocal.withInitial(() -> false);
 
   private final Map<Object, Iterable<MemoryOwner>> ownersByTable = new ConcurrentHashMap<>();
-  // suspended generations, with the bytes they held when sealed (counted until they resume)
-  private final Map<Object, Long> suspended = new ConcurrentHashMap<>();
+  // sealed generations flushing on another thread
+  private final Set<Object> suspended = ConcurrentHashMap.newKeySet();
   private Object registering;
 
   SharedMemoryPool(long budgetBytes, int pageSize) {
@@ -67,13 +71,7 @@ final class SharedMemoryPool extends MemoryPoolFactory {
    * the task thread, before handing the generation to another thread.
    */
   void suspend(Object generation) {
-    long bytes = 0;
-    for (MemoryOwner owner : ownersByTable.getOrDefault(generation, List.of())) {
-      if (owner != null) {
-        bytes += owner.memoryOccupancy();
-      }
-    }
-    suspended.put(generation, bytes);
+    suspended.add(generation);
   }
 
   /**
@@ -91,26 +89,13 @@ final class SharedMemoryPool extends MemoryPoolFactory {
     }
   }
 
-  @Override
-  public long usedBufferSize() {
-    long used = 0;
-    for (MemoryOwner owner : allOwners()) {
-      used += owner.memoryOccupancy();
-    }
-    // a suspended generation's own structures belong to the thread flushing it: count what it held
-    for (long bytes : suspended.values()) {
-      used += bytes;
-    }
-    return used;
-  }
-
   private Iterable<MemoryOwner> allOwners() {
     if (FLUSHING_OFF_THREAD.get()) {
       return Collections.emptyList();
     }
     List<MemoryOwner> owners = new ArrayList<>();
     for (Map.Entry<Object, Iterable<MemoryOwner>> table : ownersByTable.entrySet()) {
-      if (suspended.containsKey(table.getKey())) {
+      if (suspended.contains(table.getKey())) {
         continue;
       }
       for (MemoryOwner owner : table.getValue()) {
