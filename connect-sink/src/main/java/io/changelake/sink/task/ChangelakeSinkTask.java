@@ -370,7 +370,8 @@ public final class ChangelakeSinkTask extends SinkTask {
           abandonUncommitted(failure);
           throw failure;
         }
-        LOG.debug("Commit on offset flush failed; rewound", failure);
+        // put's retriable failures Connect logs itself; this one only the task can report
+        LOG.warn("{}", failure.getMessage(), failure.getCause());
       }
     }
     return offsets.committedOffsets(currentOffsets.keySet());

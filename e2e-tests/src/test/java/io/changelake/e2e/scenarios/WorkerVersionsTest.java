@@ -263,7 +263,7 @@ class WorkerVersionsTest {
               + "; logs "
               + worker.logs()
               + "\n"
-              + worker.tailOfLog(),
+              + worker.diagnosis(),
           e);
     }
   }
