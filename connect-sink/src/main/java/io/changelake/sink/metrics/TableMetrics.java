@@ -2,9 +2,10 @@ package io.changelake.sink.metrics;
 
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.metrics.MetricsRegistry;
-import java.util.LinkedHashMap;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,77 +34,69 @@ public final class TableMetrics {
   // while unknown (no row carried one)
   private final AtomicLong pendingNewestSourceMs = new AtomicLong();
   private final AtomicLong committedNewestSourceMs = new AtomicLong();
+  // the rows of a commit sealed but not landed yet (a round in flight): their newest source.ts_ms,
+  // when the oldest arrived, and the rows written when it was sealed; counted once it lands, not
+  // with the rows written meanwhile
+  private final AtomicLong sealedNewestSourceMs = new AtomicLong();
+  private final AtomicLong sealedOldestMs = new AtomicLong();
+  private final AtomicLong rowsAtSeal = new AtomicLong();
+  private final AtomicBoolean sealPending = new AtomicBoolean();
 
   TableMetrics(String table, SinkMetrics owner) {
-    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-    tags.put("table", table);
-    owner.gauge("table-records-in-total", "Records routed to the table.", tags, recordsIn::get);
-    owner.gauge("table-rows-written-total", "Rows written to the table.", tags, rowsWritten::get);
-    owner.gauge("table-commits-total", "Snapshots committed to the table.", tags, commits::get);
-    owner.gauge(
+    TaggedMetrics metrics = owner.tagged("table", table);
+    metrics.gauge("table-records-in-total", "Records routed to the table.", recordsIn::get);
+    metrics.gauge("table-rows-written-total", "Rows written to the table.", rowsWritten::get);
+    metrics.gauge("table-commits-total", "Snapshots committed to the table.", commits::get);
+    metrics.gauge(
         "table-commit-duration-ms",
         "Duration of the latest commit of the table.",
-        tags,
         commitDurationMs::get);
-    owner.gauge(
+    metrics.gauge(
         "table-last-snapshot-id",
         "Id of the latest snapshot this task committed, -1 before the first.",
-        tags,
         lastSnapshotId::get);
-    owner.gauge(
+    metrics.gauge(
         "table-commit-lag-ms",
         "How long the oldest row not yet committed has been waiting; 0 when all are committed.",
-        tags,
-        () -> {
-          long since = oldestPendingMs.get();
-          return since == 0 ? 0L : Math.max(0, System.currentTimeMillis() - since);
-        });
-    owner.gauge(
+        this::commitLagMs);
+    metrics.gauge(
         "table-schema-changes-total",
         "Schema changes this task applied to the table.",
-        tags,
         schemaChanges::get);
     rowsWrittenSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-rows-written",
             "Rows written to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE));
     commitSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-commit-duration-ms",
             "Commits of the table per second (rate), and their average and longest duration in ms.",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
     rowsPerCommitSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-rows-per-commit",
             "Average and largest number of rows one commit of the table carried.",
-            tags,
             Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    owner.gauge(
+    metrics.gauge(
         "table-bytes-written-total",
         "Bytes of the data and changelog files the task's commits added to the table.",
-        tags,
         bytesWritten::get);
     bytesSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-bytes-written",
             "Bytes of data and changelog files the task's commits added to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.VALUE_RATE));
     schemaChangeSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-schema-changes",
             "Schema changes this task applied to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.VALUE_RATE));
-    owner.gauge(
+    metrics.gauge(
         "table-freshness-ms",
         "Now minus the newest source timestamp (Debezium source.ts_ms, flattened __source_ts_ms)"
             + " among the rows this task committed to the table; -1 while unknown (nothing"
             + " committed since the task started, or the records carry no source timestamp).",
-        tags,
         this::freshnessMs);
   }
 
@@ -125,26 +118,50 @@ public final class TableMetrics {
     oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
   }
 
-  /** {@code result}'s rows are committed (or there was nothing to commit). */
+  /**
+   * The rows written so far were sealed into a commit that lands later (a commit round): rows
+   * written from here on belong to the next commit. Called on the task thread.
+   */
+  public void sealed() {
+    // added to what an earlier seal left when its commit failed (it is retried with these rows)
+    sealedNewestSourceMs.accumulateAndGet(pendingNewestSourceMs.getAndSet(0), Math::max);
+    long oldest = oldestPendingMs.getAndSet(0);
+    if (oldest != 0) {
+      sealedOldestMs.compareAndSet(0, oldest);
+    }
+    rowsAtSeal.set(rowsWritten.get());
+    sealPending.set(true);
+  }
+
+  /**
+   * {@code result}'s rows are committed (or there was nothing to commit): those sealed by {@link
+   * #sealed}, else all written so far (a commit on the task thread).
+   */
   public void committed(long durationMs, CommitResult result) {
+    if (!sealPending.get()) {
+      sealed();
+    }
     bytesWritten.addAndGet(result.bytesWritten());
     bytesSensor.record(result.bytesWritten());
-    // rows written from here on belong to the next commit
-    long newest = pendingNewestSourceMs.getAndSet(0);
+    long newest = sealedNewestSourceMs.getAndSet(0);
     if (newest > 0) {
       committedNewestSourceMs.accumulateAndGet(newest, Math::max);
     }
-    committed(durationMs, result.snapshotId());
-  }
-
-  private void committed(long durationMs, OptionalLong snapshotId) {
     commits.incrementAndGet();
     commitDurationMs.set(durationMs);
     commitSensor.record(durationMs);
-    long written = rowsWritten.get();
+    long written = rowsAtSeal.get();
     rowsPerCommitSensor.record(written - rowsAtLastCommit.getAndSet(written));
-    snapshotId.ifPresent(lastSnapshotId::set);
-    oldestPendingMs.set(0);
+    result.snapshotId().ifPresent(lastSnapshotId::set);
+    sealedOldestMs.set(0);
+    sealPending.set(false);
+  }
+
+  /** See the {@code table-commit-lag-ms} gauge: the oldest row sealed or written, not committed. */
+  public long commitLagMs() {
+    long sealedSince = sealedOldestMs.get();
+    long since = sealedSince != 0 ? sealedSince : oldestPendingMs.get();
+    return since == 0 ? 0L : Math.max(0, System.currentTimeMillis() - since);
   }
 
   public void schemaChanged(int steps) {
