@@ -54,11 +54,14 @@ class SealedGenerationTest extends OrdersTableTest {
         writer.write(insert(id, "a-" + id, (long) id));
       }
       SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 5L)));
-      assertThat(dataFiles()).as("the seal wrote no file: the flush is the landing's").isEmpty();
-      writer.write(update(2, "b-2", 20L));
-      writer.write(insert(6, "a-6", 6L));
-
-      CompletableFuture.supplyAsync(sealed::land).get(60, TimeUnit.SECONDS);
+      try {
+        assertThat(dataFiles()).as("the seal wrote no file: the flush is the landing's").isEmpty();
+        writer.write(update(2, "b-2", 20L));
+        writer.write(insert(6, "a-6", 6L));
+      } finally {
+        // closing the pool waits for the landing: land even when an assertion failed
+        CompletableFuture.supplyAsync(sealed::land).get(60, TimeUnit.SECONDS);
+      }
 
       assertThat(LakeRows.read(ledgerTable())).hasSize(5).contains(values(2, "a-2", 2L));
       assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 5L));
@@ -110,14 +113,18 @@ class SealedGenerationTest extends OrdersTableTest {
       writer.write(update(1, "in-flight", 1L));
       SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 2L)));
 
-      // answered while the sealed generation has not even been flushed
-      Optional<InternalRow> found =
-          CompletableFuture.supplyAsync(() -> writer.lookup(insert(1, null, null), Map.of(P0, 2L)))
-              .get(60, TimeUnit.SECONDS);
+      CompletableFuture<Optional<InternalRow>> lookup =
+          CompletableFuture.supplyAsync(() -> writer.lookup(insert(1, null, null), Map.of(P0, 2L)));
+      Optional<InternalRow> found;
+      try {
+        // answered while the sealed generation has not even been flushed
+        found = lookup.get(60, TimeUnit.SECONDS);
+      } finally {
+        sealed.land();
+      }
       assertThat(found).isPresent();
       assertThat(LakeRows.toJava(found.get(), TestTables.ID_NAME_AMOUNT))
           .isEqualTo(values(1, "in-flight", 1L));
-      sealed.land();
     }
     assertThat(LakeRows.read(ledgerTable())).containsExactly(values(1, "in-flight", 1L));
   }
