@@ -1,15 +1,13 @@
 package io.changelake.sink.converter;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import io.changelake.sink.Versions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -34,17 +32,16 @@ import org.apache.kafka.connect.storage.StringConverterConfig;
  * results and error messages are JsonConverter's own.
  *
  * <p>Writing ({@code fromConnectData}, e.g. for a source connector) produces exactly
- * JsonConverter's bytes, but serializes each distinct schema once and streams the payload without
- * building a JSON tree. Schemaless values, {@code decimal.format=NUMERIC} and values JsonConverter
- * would reject go to JsonConverter.
+ * JsonConverter's bytes, but serializes each distinct schema once (the envelope's start is then
+ * copied as bytes), streams the payload field by field without building a JSON tree, and reuses one
+ * JSON generator and output buffer from record to record ({@link WriteBuffer}). Schemaless values,
+ * {@code decimal.format=NUMERIC} and values JsonConverter would reject go to JsonConverter.
  *
  * <p>Configuration is JsonConverter's; {@code schemas.cache.size} also bounds this converter's
  * cache of parsed schemas.
  */
 public class CachingJsonConverter implements Converter, HeaderConverter {
 
-  private static final byte[] ENVELOPE_START = "{\"schema\":".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
   // JsonConverter's fixed-schema option (Kafka 4.1+). Read from the raw configs, not through
   // JsonConverterConfig.schemaContent(): a 3.9 or 4.0 worker's JsonConverterConfig has no such
   // method (NoSuchMethodError at configure) and ignores the option anyway.
@@ -58,7 +55,9 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
   private boolean fastWrites;
   private boolean schemasEnabled;
   private WrittenSchemas writtenSchemas;
-  private PayloadWriter payloadWriter;
+  private boolean replaceNullWithDefault;
+  // the output fromConnectData writes into, reused from record to record; null while in use
+  private final AtomicReference<WriteBuffer> idleBuffer = new AtomicReference<>();
   private SchemaCache schemaCache;
   private PayloadReader payloadReader;
   private long fastConversions;
@@ -94,7 +93,8 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     schemasEnabled = config.schemasEnabled();
     fastWrites = !fixedSchema && config.decimalFormat() == DecimalFormat.BASE64;
     writtenSchemas = new WrittenSchemas(config.schemaCacheSize(), delegate);
-    payloadWriter = new PayloadWriter(config.replaceNullWithDefault());
+    replaceNullWithDefault = config.replaceNullWithDefault();
+    idleBuffer.set(null);
   }
 
   /** Whether JsonConverter is told a fixed schema (it then reads payloads without an envelope). */
@@ -159,22 +159,21 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     if (!fastWrites || schema == null || value == null) {
       return delegate.fromConnectData(topic, schema, value);
     }
+    // Connect gives every task its own converter instances and calls them on the task thread
+    // only; should one still be shared, a second thread writes with an output of its own
+    WriteBuffer buffer = idleBuffer.getAndSet(null);
+    if (buffer == null) {
+      buffer = new WriteBuffer(jsonFactory, replaceNullWithDefault);
+    }
     try {
-      ByteArrayBuilder out = new ByteArrayBuilder(1024);
-      if (schemasEnabled) {
-        out.write(ENVELOPE_START);
-        out.write(writtenSchemas.bytesOf(schema));
-        out.write(PAYLOAD_FIELD);
-      }
-      try (JsonGenerator generator = jsonFactory.createGenerator(out)) {
-        payloadWriter.write(schema, value, generator);
-      }
-      if (schemasEnabled) {
-        out.write('}');
-      }
+      byte[] written =
+          buffer.write(
+              schemasEnabled ? writtenSchemas.envelopeStartOf(schema) : null, schema, value);
+      idleBuffer.set(buffer);
       fastWritten++;
-      return out.toByteArray();
+      return written;
     } catch (IOException | RuntimeException e) {
+      // the buffer's generator stopped inside a value: it is dropped, the next write makes another
       // a value JsonConverter rejects or writes its own way: its bytes, or its error
       return delegate.fromConnectData(topic, schema, value);
     }
@@ -207,6 +206,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   @Override
   public void close() {
+    idleBuffer.set(null);
     delegate.close();
   }
 }

@@ -1,10 +1,13 @@
 package io.changelake.sink.converter;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.connect.data.Date;
@@ -25,9 +28,16 @@ import org.apache.kafka.connect.data.Timestamp;
 final class PayloadWriter {
 
   private final boolean replaceNullWithDefault;
+  private final StructFieldsCache structFields;
 
-  PayloadWriter(boolean replaceNullWithDefault) {
+  /**
+   * @param replaceNullWithDefault JsonConverter's {@code replace.null.with.default}
+   * @param structFields the struct plans of the output this writer writes to (one writer per
+   *     output: it is not thread-safe)
+   */
+  PayloadWriter(boolean replaceNullWithDefault, StructFieldsCache structFields) {
     this.replaceNullWithDefault = replaceNullWithDefault;
+    this.structFields = structFields;
   }
 
   void write(Schema schema, Object value, JsonGenerator out) throws IOException {
@@ -145,15 +155,83 @@ final class PayloadWriter {
     if (struct.schema() != schema && !struct.schema().equals(schema)) {
       throw NotOnFastPath.INSTANCE; // JsonConverter's "Mismatching schema."
     }
-    List<Field> fields = schema.fields();
+    StructFields plan = structFields.of(schema);
+    Field[] fields = plan.fields();
+    SerializableString[] names = plan.names();
+    boolean[] defaults = plan.withDefault();
     out.writeStartObject();
-    for (Field field : fields) {
-      out.writeFieldName(field.name());
-      // as in JsonConverter: a null field reads as its default only when nulls are replaced
-      Object value =
-          replaceNullWithDefault ? struct.get(field) : struct.getWithoutDefault(field.name());
+    for (int i = 0; i < fields.length; i++) {
+      Field field = fields[i];
+      if (names[i] != null) {
+        out.writeFieldName(names[i]);
+      } else {
+        out.writeFieldName(field.name());
+      }
+      Object value = struct.get(field);
+      if (defaults[i] && !replaceNullWithDefault) {
+        // as in JsonConverter: a null field reads as its default only when nulls are replaced
+        value = struct.getWithoutDefault(field.name());
+      }
       write(field.schema(), value, out);
     }
     out.writeEndObject();
+  }
+
+  /**
+   * A struct schema's fields with their names encoded once as JSON (names of plain ASCII; null for
+   * any other): writing a field name is then a copy of bytes, not an escaping pass over its
+   * characters per record.
+   */
+  record StructFields(Field[] fields, SerializableString[] names, boolean[] withDefault) {
+
+    static StructFields of(Schema schema) {
+      List<Field> list = schema.fields();
+      Field[] fields = list.toArray(new Field[0]);
+      SerializableString[] names = new SerializableString[fields.length];
+      boolean[] withDefault = new boolean[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        String name = fields[i].name();
+        names[i] = plainAscii(name) ? new SerializedString(name) : null;
+        withDefault[i] = fields[i].schema().defaultValue() != null;
+      }
+      return new StructFields(fields, names, withDefault);
+    }
+
+    /**
+     * Whether a name is printable ASCII needing no escape. Only such names are encoded ahead:
+     * Jackson's pre-encoded names write a character outside the basic plane as four UTF-8 bytes,
+     * its generator as two escaped surrogates (as JsonConverter does).
+     */
+    private static boolean plainAscii(String name) {
+      for (int i = 0; i < name.length(); i++) {
+        char c = name.charAt(i);
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * {@link StructFields} per struct schema, by identity (a connector reuses its schema objects;
+   * deep equality per struct would cost more than it saves). Bounded by clearing, like the written
+   * schemas. One per output: not thread-safe.
+   */
+  static final class StructFieldsCache {
+    private static final int CAPACITY = 1_000;
+    private final Map<Schema, StructFields> bySchema = new IdentityHashMap<>();
+
+    StructFields of(Schema schema) {
+      StructFields plan = bySchema.get(schema);
+      if (plan == null) {
+        if (bySchema.size() >= CAPACITY) {
+          bySchema.clear();
+        }
+        plan = StructFields.of(schema);
+        bySchema.put(schema, plan);
+      }
+      return plan;
+    }
   }
 }

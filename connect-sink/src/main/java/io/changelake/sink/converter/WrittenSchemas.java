@@ -2,18 +2,23 @@ package io.changelake.sink.converter;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.json.JsonConverter;
 
 /**
- * The JSON bytes JsonConverter writes for each Connect schema, serialized once per schema instance.
+ * The start of the envelope JsonConverter writes for each Connect schema, {@code
+ * {"schema":<schema>,"payload":}, serialized once per schema instance.
  * Source connectors reuse one schema object for every record of a table version, so identity is the
  * cheap and sufficient key (an equal but distinct schema is merely serialized again). Bounded by
  * clearing: a connector whose schemas change often must not grow the heap without limit.
  */
 final class WrittenSchemas {
+
+  private static final byte[] ENVELOPE_START = "{\"schema\":".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
 
   private final int capacity;
   private final JsonConverter converter;
@@ -27,7 +32,8 @@ final class WrittenSchemas {
     this.converter = converter;
   }
 
-  synchronized byte[] bytesOf(Schema schema) throws JsonProcessingException {
+  /** The envelope's bytes up to its payload, for values of {@code schema}. */
+  synchronized byte[] envelopeStartOf(Schema schema) throws JsonProcessingException {
     if (schema == lastSchema) {
       return lastBytes;
     }
@@ -36,7 +42,16 @@ final class WrittenSchemas {
       if (bytes.size() >= capacity) {
         bytes.clear();
       }
-      written = mapper.writeValueAsBytes(converter.asJsonSchema(schema));
+      byte[] schemaBytes = mapper.writeValueAsBytes(converter.asJsonSchema(schema));
+      written = new byte[ENVELOPE_START.length + schemaBytes.length + PAYLOAD_FIELD.length];
+      System.arraycopy(ENVELOPE_START, 0, written, 0, ENVELOPE_START.length);
+      System.arraycopy(schemaBytes, 0, written, ENVELOPE_START.length, schemaBytes.length);
+      System.arraycopy(
+          PAYLOAD_FIELD,
+          0,
+          written,
+          ENVELOPE_START.length + schemaBytes.length,
+          PAYLOAD_FIELD.length);
       bytes.put(schema, written);
     }
     lastSchema = schema;

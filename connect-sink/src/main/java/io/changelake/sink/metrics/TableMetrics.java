@@ -5,6 +5,7 @@ import io.changelake.metrics.MetricsRegistry;
 import java.util.LinkedHashMap;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,6 +34,13 @@ public final class TableMetrics {
   // while unknown (no row carried one)
   private final AtomicLong pendingNewestSourceMs = new AtomicLong();
   private final AtomicLong committedNewestSourceMs = new AtomicLong();
+  // the rows of a commit sealed but not landed yet (a round in flight): their newest source.ts_ms,
+  // when the oldest arrived, and the rows written when it was sealed; counted once it lands, not
+  // with the rows written meanwhile
+  private final AtomicLong sealedNewestSourceMs = new AtomicLong();
+  private final AtomicLong sealedOldestMs = new AtomicLong();
+  private final AtomicLong rowsAtSeal = new AtomicLong();
+  private final AtomicBoolean sealPending = new AtomicBoolean();
 
   TableMetrics(String table, SinkMetrics owner) {
     LinkedHashMap<String, String> tags = new LinkedHashMap<>();
@@ -54,10 +62,7 @@ public final class TableMetrics {
         "table-commit-lag-ms",
         "How long the oldest row not yet committed has been waiting; 0 when all are committed.",
         tags,
-        () -> {
-          long since = oldestPendingMs.get();
-          return since == 0 ? 0L : Math.max(0, System.currentTimeMillis() - since);
-        });
+        this::commitLagMs);
     owner.gauge(
         "table-schema-changes-total",
         "Schema changes this task applied to the table.",
@@ -125,26 +130,50 @@ public final class TableMetrics {
     oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
   }
 
-  /** {@code result}'s rows are committed (or there was nothing to commit). */
+  /**
+   * The rows written so far were sealed into a commit that lands later (a commit round): rows
+   * written from here on belong to the next commit. Called on the task thread.
+   */
+  public void sealed() {
+    // added to what an earlier seal left when its commit failed (it is retried with these rows)
+    sealedNewestSourceMs.accumulateAndGet(pendingNewestSourceMs.getAndSet(0), Math::max);
+    long oldest = oldestPendingMs.getAndSet(0);
+    if (oldest != 0) {
+      sealedOldestMs.compareAndSet(0, oldest);
+    }
+    rowsAtSeal.set(rowsWritten.get());
+    sealPending.set(true);
+  }
+
+  /**
+   * {@code result}'s rows are committed (or there was nothing to commit): those sealed by {@link
+   * #sealed}, else all written so far (a commit on the task thread).
+   */
   public void committed(long durationMs, CommitResult result) {
+    if (!sealPending.get()) {
+      sealed();
+    }
     bytesWritten.addAndGet(result.bytesWritten());
     bytesSensor.record(result.bytesWritten());
-    // rows written from here on belong to the next commit
-    long newest = pendingNewestSourceMs.getAndSet(0);
+    long newest = sealedNewestSourceMs.getAndSet(0);
     if (newest > 0) {
       committedNewestSourceMs.accumulateAndGet(newest, Math::max);
     }
-    committed(durationMs, result.snapshotId());
-  }
-
-  private void committed(long durationMs, OptionalLong snapshotId) {
     commits.incrementAndGet();
     commitDurationMs.set(durationMs);
     commitSensor.record(durationMs);
-    long written = rowsWritten.get();
+    long written = rowsAtSeal.get();
     rowsPerCommitSensor.record(written - rowsAtLastCommit.getAndSet(written));
-    snapshotId.ifPresent(lastSnapshotId::set);
-    oldestPendingMs.set(0);
+    result.snapshotId().ifPresent(lastSnapshotId::set);
+    sealedOldestMs.set(0);
+    sealPending.set(false);
+  }
+
+  /** See the {@code table-commit-lag-ms} gauge: the oldest row sealed or written, not committed. */
+  public long commitLagMs() {
+    long sealedSince = sealedOldestMs.get();
+    long since = sealedSince != 0 ? sealedSince : oldestPendingMs.get();
+    return since == 0 ? 0L : Math.max(0, System.currentTimeMillis() - since);
   }
 
   public void schemaChanged(int steps) {

@@ -14,9 +14,12 @@ import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.metrics.SinkMetrics;
 import io.changelake.sink.route.TableRouter;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -74,9 +77,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   private OutageTracker outages;
   private FailurePolicy failures;
   private boolean databaseChecked;
-  // put threw RetriableException after rewinding: Connect's next put is the same batch again,
-  // whose records arrive anew from the rewound positions, so that delivery is skipped
-  private boolean skipRedelivery;
+  // the batch of a put that threw RetriableException after rewinding. Connect delivers it again,
+  // the same record objects, and that delivery is skipped: its records arrive anew from the
+  // rewound positions. Unless a rebalance took its records out first: Connect then stops waiting
+  // to deliver it and delivers records polled anew, which must be written (identity tells them)
+  private Set<SinkRecord> failedBatch;
 
   @Override
   public String version() {
@@ -186,9 +191,12 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (fenced != null) {
       throw fenced;
     }
-    if (skipRedelivery) {
-      skipRedelivery = false;
-      return;
+    if (failedBatch != null) {
+      boolean redelivery = records.stream().allMatch(failedBatch::contains);
+      failedBatch = null;
+      if (redelivery) {
+        return;
+      }
     }
     for (SinkRecord record : records) {
       offsets.delivered(
@@ -200,9 +208,9 @@ public final class ChangelakeSinkTask extends SinkTask {
       committed = putRecords(records);
     } catch (CommitRound.TableCommitException e) {
       // a round landing on the committer threads failed; its message names the table
-      throw onFailure(e, "committing a round of tables", true);
+      throw onFailure(e, "committing a round of tables", records);
     } catch (RuntimeException e) {
-      throw onFailure(e, "writing a batch of " + records.size() + " records", true);
+      throw onFailure(e, "writing a batch of " + records.size() + " records", records);
     }
     if (committed || !records.isEmpty()) {
       outages.succeeded();
@@ -245,10 +253,12 @@ public final class ChangelakeSinkTask extends SinkTask {
    * A commit that failed may or may not have landed; the re-opened writers and the offsets the
    * tables record settle that, as on a restart. Otherwise the task fails with what to fix.
    *
-   * @param redelivered true when Connect delivers the failed batch again (RetriableException from
-   *     put); that delivery is then skipped, as its records come again after the rewind
+   * @param batch the batch of the failed put, which Connect delivers again after a
+   *     RetriableException (that delivery is then skipped, as its records come again after the
+   *     rewind); null for preCommit and close
    */
-  private RuntimeException onFailure(RuntimeException error, String doing, boolean redelivered) {
+  private RuntimeException onFailure(
+      RuntimeException error, String doing, Collection<SinkRecord> batch) {
     FailurePolicy.Decision decision = failures.onFailure(error, doing);
     if (decision instanceof FailurePolicy.Decision.Fail fail) {
       return new ConnectException(fail.message(), error);
@@ -257,7 +267,10 @@ public final class ChangelakeSinkTask extends SinkTask {
     Map<TopicPartition, Long> rewind = discardUncommitted();
     context.offset(rewind);
     context.timeout(retry.backoff().toMillis());
-    skipRedelivery = redelivered;
+    if (batch != null) {
+      failedBatch = Collections.newSetFromMap(new IdentityHashMap<>());
+      failedBatch.addAll(batch);
+    }
     return new RetriableException(
         doing
             + " failed because "
@@ -364,12 +377,13 @@ public final class ChangelakeSinkTask extends SinkTask {
       } catch (RuntimeException e) {
         // throwing would make Connect rewind to its own last committed offsets; the task's
         // rewind is the same, and keeps the retry bookkeeping in one place
-        RuntimeException failure = onFailure(e, "committing the tables", false);
+        RuntimeException failure = onFailure(e, "committing the tables", null);
         if (!(failure instanceof RetriableException)) {
           // Connect rewinds to the offsets last reported and keeps the task running
           abandonUncommitted(failure);
           throw failure;
         }
+        // the outage's first failure is logged at WARN by the outage tracker, the rest here
         LOG.debug("Commit on offset flush failed; rewound", failure);
       }
     }
@@ -432,7 +446,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         // these partitions' next owner reads them from the committed offsets: only the
         // partitions this task keeps are read again here
         offsets.forget(partitions);
-        RuntimeException failure = onFailure(e, "committing before partitions move", false);
+        RuntimeException failure = onFailure(e, "committing before partitions move", null);
         if (!(failure instanceof RetriableException)) {
           throw failure;
         }

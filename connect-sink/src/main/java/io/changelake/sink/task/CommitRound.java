@@ -22,15 +22,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commit rounds of one task, off the task thread. A round seals, on the task thread, every
- * table with rows (its writer flushes them into files and goes on taking rows), then commits the
- * sealed files of its tables in parallel on a few committer threads while the task keeps consuming.
- * Only when every table of the round has landed are the round's positions committed (applied by the
- * task thread, which alone touches the offsets): a crash at any point replays from what the tables
- * hold.
+ * table with rows (a table with a {@code sequence.field} hands its buffered rows, one writer
+ * generation, to the round and writes on into its other generation; any other table flushes them
+ * into files there and goes on taking rows), then flushes and commits its tables in parallel on a
+ * few committer threads while the task keeps consuming. Only when every table of the round has
+ * landed are the round's positions committed (applied by the task thread, which alone touches the
+ * offsets): a crash at any point replays from what the tables hold.
  *
  * <p>At most one round is in flight: the next one waits for it ({@link #start} blocks), which
- * bounds what is sealed but not committed to one round's file metadata (the rows themselves are in
- * files by then, the write buffer free again).
+ * bounds what is sealed but not committed to one writer generation per table, sharing the task's
+ * write buffer with the generation taking rows.
  *
  * <p>Not thread-safe: the task thread calls every method; the committer threads only land.
  */
@@ -107,6 +108,8 @@ final class CommitRound implements AutoCloseable {
         break;
       }
       table.dirty = false;
+      // the round's rows, not those written while it lands, are what its landing commits
+      table.metrics.sealed();
       landings.add(CompletableFuture.runAsync(() -> land(table, sealed), committers));
     }
     CompletableFuture<Void> done =

@@ -89,6 +89,121 @@ class CachingJsonConverterTest {
             .field("s", SchemaBuilder.string().optional().defaultValue("d").build())
             .build();
     cases.add(Arguments.of("null fields with defaults", withDefaults, new Struct(withDefaults)));
+    cases.add(Arguments.of("int8 min", Schema.INT8_SCHEMA, Byte.MIN_VALUE));
+    cases.add(Arguments.of("int64 min", Schema.INT64_SCHEMA, Long.MIN_VALUE));
+    cases.add(Arguments.of("float32 tiny", Schema.FLOAT32_SCHEMA, Float.MIN_VALUE));
+    cases.add(Arguments.of("float32 NaN", Schema.FLOAT32_SCHEMA, Float.NaN));
+    cases.add(Arguments.of("float64 infinity", Schema.FLOAT64_SCHEMA, Double.NEGATIVE_INFINITY));
+    cases.add(Arguments.of("float64 big", Schema.FLOAT64_SCHEMA, 1.0e21));
+    cases.add(Arguments.of("float64 negative zero", Schema.FLOAT64_SCHEMA, -0.0));
+    cases.add(Arguments.of("boolean false", Schema.BOOLEAN_SCHEMA, false));
+    cases.add(Arguments.of("empty string", Schema.STRING_SCHEMA, ""));
+    cases.add(
+        Arguments.of(
+            "control characters and a surrogate pair",
+            Schema.STRING_SCHEMA,
+            "tab\t nl\n cr\r bell\u0007 nul\u0000 del\u007f sep\u2028 emoji \uD83D\uDE00 </script>"));
+    cases.add(Arguments.of("empty bytes", Schema.BYTES_SCHEMA, new byte[0]));
+    cases.add(
+        Arguments.of(
+            "bytes as a buffer",
+            Schema.BYTES_SCHEMA,
+            java.nio.ByteBuffer.wrap(new byte[] {9, 8, 7, 6, 5, 4, 3})));
+    cases.add(Arguments.of("decimal zero", Decimal.schema(0), BigDecimal.ZERO));
+    cases.add(Arguments.of("decimal negative scale", Decimal.schema(-3), new BigDecimal("12E+3")));
+    cases.add(Arguments.of("optional decimal null", Decimal.builder(2).optional().build(), null));
+    cases.add(
+        Arguments.of(
+            "timestamp before 1970", Timestamp.SCHEMA, new java.util.Date(-86_400_000_123L)));
+    Schema optionalInts = SchemaBuilder.array(Schema.OPTIONAL_INT64_SCHEMA).optional().build();
+    cases.add(Arguments.of("optional array null", optionalInts, null));
+    Schema nullableValues =
+        SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA).build();
+    java.util.Map<String, String> withNull = new java.util.LinkedHashMap<>();
+    withNull.put("k", null);
+    withNull.put("v", "x");
+    cases.add(Arguments.of("map with a null value", nullableValues, withNull));
+    Schema decimalKeys =
+        SchemaBuilder.map(Decimal.schema(1), SchemaBuilder.array(Date.SCHEMA).build()).build();
+    cases.add(
+        Arguments.of(
+            "decimal-keyed map of date arrays",
+            decimalKeys,
+            Map.of(
+                new BigDecimal("1.5"),
+                List.of(Date.toLogical(Date.SCHEMA, 1), Date.toLogical(Date.SCHEMA, -1)))));
+    Schema arrayOfMaps =
+        SchemaBuilder.array(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.BOOLEAN_SCHEMA).build())
+            .build();
+    cases.add(
+        Arguments.of(
+            "array of maps",
+            arrayOfMaps,
+            List.of(Map.of("t", true), Map.of(), Map.of("f", false))));
+    Schema everyType =
+        SchemaBuilder.struct()
+            .name("every.Type")
+            .version(3)
+            .doc("a \"documented\" struct")
+            .parameter("origin", "test")
+            .field("i8", Schema.OPTIONAL_INT8_SCHEMA)
+            .field("i16", Schema.OPTIONAL_INT16_SCHEMA)
+            .field("i32", Schema.OPTIONAL_INT32_SCHEMA)
+            .field("i64", Schema.OPTIONAL_INT64_SCHEMA)
+            .field("f32", Schema.OPTIONAL_FLOAT32_SCHEMA)
+            .field("f64", Schema.OPTIONAL_FLOAT64_SCHEMA)
+            .field("bool", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+            .field("str", Schema.OPTIONAL_STRING_SCHEMA)
+            .field("bin", Schema.OPTIONAL_BYTES_SCHEMA)
+            .field("dec", Decimal.builder(3).optional().build())
+            .field("day", Date.builder().optional().build())
+            .field("time", Time.builder().optional().build())
+            .field("ts", Timestamp.builder().optional().build())
+            .field("req", SchemaBuilder.int32().defaultValue(7).build())
+            .field("opt", SchemaBuilder.string().optional().defaultValue("dflt").build())
+            .field(
+                "inner", SchemaBuilder.struct().optional().field("z", Schema.INT16_SCHEMA).build())
+            .build();
+    Struct full =
+        new Struct(everyType)
+            .put("i8", (byte) 1)
+            .put("i16", (short) -2)
+            .put("i32", 3)
+            .put("i64", -4L)
+            .put("f32", 5.5f)
+            .put("f64", -6.25)
+            .put("bool", false)
+            .put("str", "seven")
+            .put("bin", new byte[] {8})
+            .put("dec", new BigDecimal("9.001"))
+            .put("day", Date.toLogical(Date.SCHEMA, 10))
+            .put("time", Time.toLogical(Time.SCHEMA, 11))
+            .put("ts", new java.util.Date(12))
+            .put("req", 13)
+            .put("opt", "fourteen")
+            .put("inner", new Struct(everyType.field("inner").schema()).put("z", (short) 15));
+    cases.add(Arguments.of("struct of every type, all set", everyType, full));
+    cases.add(
+        Arguments.of(
+            "struct of every type, optional fields null (defaults where given)",
+            everyType,
+            new Struct(everyType).put("req", 13)));
+    Schema oddNames =
+        SchemaBuilder.struct()
+            .field("quote\"d", Schema.INT32_SCHEMA)
+            .field("back\\slash/", Schema.INT32_SCHEMA)
+            .field("ctl\u0001\n", Schema.INT32_SCHEMA)
+            .field("ümlaut \uD83D\uDE00", Schema.INT32_SCHEMA)
+            .build();
+    cases.add(
+        Arguments.of(
+            "field names to escape",
+            oddNames,
+            new Struct(oddNames)
+                .put("quote\"d", 1)
+                .put("back\\slash/", 2)
+                .put("ctl\u0001\n", 3)
+                .put("ümlaut \uD83D\uDE00", 4)));
     cases.add(Arguments.of("debezium update", Debezium.ENVELOPE, Debezium.update(1)));
     cases.add(Arguments.of("debezium create", Debezium.ENVELOPE, Debezium.create(2)));
     cases.add(Arguments.of("debezium delete", Debezium.ENVELOPE, Debezium.delete(3)));
@@ -104,7 +219,18 @@ class CachingJsonConverterTest {
     byte[] message = writer.fromConnectData("t", schema, value);
 
     CachingJsonConverter converter = assertSameConversion(message, SCHEMAS_ON);
-    assertThat(converter.fastConversions()).as("second conversion used the cache").isEqualTo(1);
+    assertThat(converter.fastConversions())
+        .as("second conversion used the cache")
+        .isEqualTo(readFromTheCache(value) ? 1 : 0);
+  }
+
+  /**
+   * NaN and infinities are written as JSON strings where the schema says number: reading them back
+   * is left to JsonConverter (which makes them 0).
+   */
+  private static boolean readFromTheCache(Object value) {
+    return !(value instanceof Float f && !Float.isFinite(f))
+        && !(value instanceof Double d && !Double.isFinite(d));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -118,7 +244,9 @@ class CachingJsonConverterTest {
     byte[] message = jsonConverter(config).fromConnectData("t", schema, value);
 
     CachingJsonConverter converter = assertSameConversion(message, config);
-    assertThat(converter.fastConversions()).as("second conversion used the cache").isEqualTo(1);
+    assertThat(converter.fastConversions())
+        .as("second conversion used the cache")
+        .isEqualTo(readFromTheCache(value) ? 1 : 0);
   }
 
   static Stream<Arguments> handWrittenMessages() {
@@ -274,13 +402,98 @@ class CachingJsonConverterTest {
     CachingJsonConverter converter = cachingConverter(config);
     for (int attempt = 0; attempt < 2; attempt++) { // the second attempt reuses the schema bytes
       byte[] expected = reference.fromConnectData("t", schema, value);
-      assertThat(new String(converter.fromConnectData("t", schema, value), StandardCharsets.UTF_8))
+      byte[] actual = converter.fromConnectData("t", schema, value);
+      // as text first, for a readable difference; then byte for byte
+      assertThat(actual == null ? null : new String(actual, StandardCharsets.UTF_8))
           .isEqualTo(expected == null ? null : new String(expected, StandardCharsets.UTF_8));
+      assertThat(actual).isEqualTo(expected);
     }
     boolean written = value != null && fast;
     assertThat(converter.fastWritten())
         .as("written without JsonConverter")
         .isEqualTo(written ? 2 : 0);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("writerConfigs")
+  void oneConverterWritesAStreamOfEveryValueAndRejectedValuesInBetweenLikeJsonConverter(
+      String name, Map<String, Object> config, boolean fast) {
+    // one converter, one reused generator: no value may carry anything over from the one before,
+    // also not from a write that failed halfway through (a required field missing deep inside)
+    JsonConverter reference = jsonConverter(config);
+    CachingJsonConverter converter = cachingConverter(config);
+    Schema row = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).build();
+    Schema holder =
+        SchemaBuilder.struct()
+            .name("holder")
+            .field("before", Schema.STRING_SCHEMA)
+            .field("row", row)
+            .build();
+    Struct halfWritten = new Struct(holder).put("before", "written first");
+    List<Object[]> stream = new ArrayList<>();
+    for (int round = 0; round < 3; round++) {
+      connectValues().forEach(value -> stream.add(new Object[] {value.get()[1], value.get()[2]}));
+      stream.add(new Object[] {holder, halfWritten});
+    }
+    int written = 0;
+    for (Object[] c : stream) {
+      Schema schema = (Schema) c[0];
+      Throwable expectedError = catchThrowable(() -> reference.fromConnectData("t", schema, c[1]));
+      if (expectedError != null) {
+        assertThatThrownBy(() -> converter.fromConnectData("t", schema, c[1]))
+            .isInstanceOf(DataException.class)
+            .hasMessage(expectedError.getMessage());
+        continue;
+      }
+      assertThat(converter.fromConnectData("t", schema, c[1]))
+          .as("value %d of the stream: %s", written, c[1])
+          .isEqualTo(reference.fromConnectData("t", schema, c[1]));
+      written++;
+    }
+    assertThat(written).isGreaterThan(stream.size() / 2);
+    assertThat(converter.fastWritten() > 0).isEqualTo(fast);
+  }
+
+  @Test
+  void twoThreadsSharingOneConverterEachGetTheirOwnValuesBytes() throws Exception {
+    // Connect never shares a converter between threads; a plugin that does must still get its own
+    // values' bytes, not a mix of two records written into one buffer
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      List<java.util.concurrent.Future<Integer>> results = new ArrayList<>();
+      for (int thread = 0; thread < 2; thread++) {
+        int first = thread * 1_000_000;
+        results.add(
+            threads.submit(
+                () -> {
+                  for (int i = first; i < first + 5_000; i++) {
+                    Struct value = Debezium.update(i);
+                    byte[] expected;
+                    synchronized (reference) {
+                      expected = reference.fromConnectData("t", Debezium.ENVELOPE, value);
+                    }
+                    byte[] actual = converter.fromConnectData("t", Debezium.ENVELOPE, value);
+                    if (!Arrays.equals(actual, expected)) {
+                      throw new AssertionError(
+                          "record "
+                              + i
+                              + " written as "
+                              + new String(actual, StandardCharsets.UTF_8));
+                    }
+                  }
+                  return 5_000;
+                }));
+      }
+      for (java.util.concurrent.Future<Integer> result : results) {
+        assertThat(result.get()).isEqualTo(5_000);
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(converter.fastWritten()).isEqualTo(10_000);
   }
 
   @Test

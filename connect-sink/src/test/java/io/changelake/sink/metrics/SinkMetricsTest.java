@@ -134,6 +134,37 @@ class SinkMetricsTest {
   }
 
   @Test
+  void whileASealedCommitLandsOnlyItsRowsCountAsCommittedAndTheRestAsWaiting() {
+    try (Metrics worker = new Metrics()) {
+      SinkMetrics metrics =
+          new SinkMetrics(PluginMetricsRegistry.wrap(new PluginMetricsImpl(worker, TASK)));
+      TableMetrics orders = metrics.table("lake.orders");
+      long now = System.currentTimeMillis();
+      orders.rowWritten(java.util.OptionalLong.of(now - 60_000));
+      // a commit round seals the table; a row is written while the round lands
+      orders.sealed();
+      orders.rowWritten(java.util.OptionalLong.of(now - 1_000));
+
+      orders.committed(5, commit(1, 100));
+
+      // the landed round holds the 60 s old row only: the newer one is not committed yet
+      assertThat((Long) value(worker, "table-freshness-ms", "lake.orders"))
+          .isGreaterThanOrEqualTo(60_000L);
+      // the row written during the round still waits (its lag grows; it is 0 once committed)
+      await()
+          .atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> (Long) value(worker, "table-commit-lag-ms", "lake.orders") > 0);
+      assertThat(value(worker, "table-rows-per-commit-max", "lake.orders")).isEqualTo(1.0);
+
+      orders.committed(5, commit(1, 0));
+      assertThat((Long) value(worker, "table-freshness-ms", "lake.orders"))
+          .isBetween(1_000L, 1_000L + (System.currentTimeMillis() - now));
+      assertThat(value(worker, "table-commit-lag-ms", "lake.orders")).isEqualTo(0L);
+      metrics.close();
+    }
+  }
+
+  @Test
   void bytesAndSchemaChangesArePublishedAsTotalsAndRates() {
     try (Metrics worker = new Metrics()) {
       SinkMetrics metrics =

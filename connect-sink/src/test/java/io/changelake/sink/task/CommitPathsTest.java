@@ -30,6 +30,7 @@ import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.errors.ConnectException;
+import org.apache.kafka.connect.errors.RetriableException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
 import org.apache.kafka.connect.sink.SinkTaskContext;
@@ -152,6 +153,41 @@ class CommitPathsTest {
     assertThat(reported).containsEntry(PARTITION, new OffsetAndMetadata(12));
     assertThat(sums("t1")).containsExactly(values(1, 6L));
     assertThat(sums("t2")).containsExactly(values(1, 6L));
+  }
+
+  @Test
+  void recordsDeliveredAfterARebalanceEmptiedTheFailedBatchAreNotSkippedAsItsRedelivery()
+      throws Exception {
+    ChangelakeSinkTask task = start(props(), new Context(null));
+    task.put(records(0, 10));
+    try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
+      task.dueForCommit();
+      task.put(records(10, 12)); // starts the round; t2 fails to land on a committer thread
+      // the transient failure comes out of a later (empty) put, which Connect would deliver again
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> {
+                try {
+                  task.put(List.of());
+                  return false;
+                } catch (RetriableException e) {
+                  return true;
+                }
+              });
+    }
+
+    // a rebalance before the redelivery: Connect drops the batch (it holds only records of revoked
+    // partitions, here none), stops waiting to redeliver it, and delivers records polled anew from
+    // the rewound positions, which must be written, not skipped as the redelivered batch
+    task.close(List.of(PARTITION));
+    task.open(List.of(PARTITION));
+    task.put(records(0, 14));
+    Map<TopicPartition, OffsetAndMetadata> reported = commit(task);
+
+    assertThat(reported).containsEntry(PARTITION, new OffsetAndMetadata(14));
+    assertThat(sums("t1")).containsExactly(values(1, 7L));
+    assertThat(sums("t2")).containsExactly(values(1, 7L));
   }
 
   @Test

@@ -9,8 +9,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.testing.OffsetCopyFault;
+import io.changelake.lsm.testing.TestTables;
+import io.changelake.sink.testing.InputShapes;
+import io.changelake.testkit.DebeziumTable;
+import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -18,9 +23,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Commit rounds off the task thread, on real Paimon tables: the task reads on while a round lands,
@@ -38,8 +48,8 @@ class CommitRoundTest {
     tables.tmp = tmp;
   }
 
-  private Map<String, String> props() {
-    return tables.props();
+  private Map<String, String> props(InputShape shape) {
+    return tables.props(shape);
   }
 
   private List<List<Object>> rows(String table) throws Exception {
@@ -51,25 +61,40 @@ class CommitRoundTest {
   private static final SourcePartition SOURCE_PARTITION = new SourcePartition("payments", 0);
 
   private ChangelakeSinkTask start() {
+    return start(InputShape.ENVELOPE);
+  }
+
+  private ChangelakeSinkTask start(InputShape shape) {
+    return start(props(shape), List.of(PARTITION));
+  }
+
+  private static ChangelakeSinkTask start(
+      Map<String, String> props, List<TopicPartition> partitions) {
     ChangelakeSinkTask task = new ChangelakeSinkTask();
     task.initialize(new ChangelakeSinkTaskTest.Context());
-    task.start(props());
-    task.open(List.of(PARTITION));
+    task.start(props);
+    task.open(partitions);
     return task;
   }
 
-  @Test
-  void recordsPutWhileARoundLandsAreConsumedAndOnlyLandedPositionsAreReported() throws Exception {
-    ChangelakeSinkTask task = start();
+  // shapes whose records name their table (routed by ${source.table}), all with a sequence.field:
+  // their round flushes on the committer thread while a second writer generation takes rows
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void recordsPutWhileARoundLandsAreConsumedAndOnlyLandedPositionsAreReported(InputShape shape)
+      throws Exception {
+    ChangelakeSinkTask task = start(shape);
     CountDownLatch committer = task.holdCommitter();
     try {
-      task.put(records(0, 10));
+      task.put(records(shape, 0, 10));
       task.dueForCommit();
       // this put seals t1 and t2 with the positions up to offset 12; their commits are held
-      task.put(records(10, 12));
+      task.put(records(shape, 10, 12));
 
       // the task is not blocked by the round: the next batch is consumed while it is in flight
-      CompletableFuture.runAsync(() -> task.put(records(12, 16))).get(120, TimeUnit.SECONDS);
+      CompletableFuture.runAsync(() -> task.put(records(shape, 12, 16))).get(120, TimeUnit.SECONDS);
       assertThat(task.processedPositions()).containsEntry(SOURCE_PARTITION, 16L);
       assertThat(rows("t1")).as("the round has not landed").isEmpty();
       assertThat(task.preCommit(ASKED)).as("nothing committed is reported").isEmpty();
@@ -125,20 +150,24 @@ class CommitRoundTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
   }
 
-  @Test
-  void aCrashBetweenSealingARoundAndItsLandingReplaysWithoutLossOrDoubling() throws Exception {
-    ChangelakeSinkTask crashed = start();
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aCrashBetweenSealingARoundAndItsLandingReplaysWithoutLossOrDoubling(InputShape shape)
+      throws Exception {
+    ChangelakeSinkTask crashed = start(shape);
     CountDownLatch committer = crashed.holdCommitter();
     try {
-      crashed.put(records(0, 10));
+      crashed.put(records(shape, 0, 10));
       crashed.dueForCommit();
-      // sealed: the rows are in files no snapshot refers to yet; then the worker dies
-      crashed.put(records(10, 12));
+      // sealed: the rows are not in any snapshot yet; then the worker dies
+      crashed.put(records(shape, 10, 12));
       assertThat(rows("t1")).isEmpty();
 
       // Connect never heard of any of it: the next task gets everything again, and two more
-      ChangelakeSinkTask next = start();
-      next.put(records(0, 14));
+      ChangelakeSinkTask next = start(shape);
+      next.put(records(shape, 0, 14));
       assertThat(next.preCommit(ASKED)).isEmpty();
       next.close(List.of(PARTITION));
       next.stop();
@@ -151,5 +180,104 @@ class CommitRoundTest {
     }
     assertThat(rows("t1")).containsExactly(values(1, 7L));
     assertThat(rows("t2")).containsExactly(values(1, 7L));
+  }
+
+  @Test
+  void flattenedRowsAtTheDefaultsAreReadOnWhileTheirRoundFlushesAndLands() throws Exception {
+    InputShape shape = InputShape.FLATTENED;
+    // flattened rows at ExtractNewRecordState's defaults name no table: route by the topic
+    Map<String, String> props = props(shape);
+    props.remove("route.table.format");
+    props.putAll(InputShapes.route(shape, PARTITION.topic()));
+    ChangelakeSinkTask task = start(props, List.of(PARTITION));
+    CountDownLatch committer = task.holdCommitter();
+    try {
+      task.put(records(shape, 0, 10));
+      task.dueForCommit();
+      task.put(records(shape, 10, 12));
+      // no position in the records, yet the sink's sequence columns order the table (the
+      // partition's highest position reached, then the Kafka offset): two generations are safe
+      assertThat(tableOptions("payments"))
+          .containsEntry("sequence.field", "_changelake_source_position,_changelake_kafka_offset");
+
+      CompletableFuture.runAsync(() -> task.put(records(shape, 12, 16))).get(120, TimeUnit.SECONDS);
+      assertThat(task.processedPositions()).containsEntry(SOURCE_PARTITION, 16L);
+      assertThat(rows("payments")).as("the round has not landed").isEmpty();
+      assertThat(task.preCommit(ASKED)).isEmpty();
+    } finally {
+      committer.countDown();
+    }
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !task.preCommit(ASKED).isEmpty());
+    assertThat(task.preCommit(ASKED)).isEqualTo(Map.of(PARTITION, new OffsetAndMetadata(12)));
+    assertThat(rows("payments")).containsExactly(values(1, 12L));
+
+    task.close(List.of(PARTITION));
+    task.stop();
+    assertThat(rows("payments")).containsExactly(values(1, 16L));
+  }
+
+  @Test
+  void aRoundOverTwoPartitionsReportsEachPartitionsLandedPosition() throws Exception {
+    TopicPartition p1 = new TopicPartition(PARTITION.topic(), 1);
+    Map<TopicPartition, OffsetAndMetadata> asked =
+        Map.of(PARTITION, new OffsetAndMetadata(0), p1, new OffsetAndMetadata(0));
+    ChangelakeSinkTask task = start(props(InputShape.ENVELOPE), List.of(PARTITION, p1));
+    CountDownLatch committer = task.holdCommitter();
+    try {
+      task.put(partitionRecords(0, 0, 10));
+      task.put(partitionRecords(1, 0, 6));
+      task.dueForCommit();
+      // seals both tables with partition 0 up to offset 12 and partition 1 up to 6
+      task.put(partitionRecords(0, 10, 12));
+
+      CompletableFuture.runAsync(() -> task.put(partitionRecords(1, 6, 10)))
+          .get(120, TimeUnit.SECONDS);
+      assertThat(task.processedPositions())
+          .containsEntry(new SourcePartition(PARTITION.topic(), 1), 10L);
+      assertThat(task.preCommit(asked)).isEmpty();
+    } finally {
+      committer.countDown();
+    }
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !task.preCommit(asked).isEmpty());
+    assertThat(task.preCommit(asked))
+        .isEqualTo(Map.of(PARTITION, new OffsetAndMetadata(12), p1, new OffsetAndMetadata(6)));
+    // even offsets change t1, odd ones t2: 6 + 3 each
+    assertThat(rows("t1")).containsExactly(values(1, 9L));
+    assertThat(rows("t2")).containsExactly(values(1, 9L));
+
+    task.close(List.of(PARTITION, p1));
+    task.stop();
+    assertThat(rows("t1")).containsExactly(values(1, 11L));
+    assertThat(rows("t2")).containsExactly(values(1, 11L));
+  }
+
+  /**
+   * Envelopes of partition {@code partition}, offsets {@code from..to-1}: even ones add 1 to t1's
+   * account 1, odd ones to t2's; positions of the two partitions never meet.
+   */
+  private static List<SinkRecord> partitionRecords(int partition, int from, int to) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int offset = from; offset < to; offset++) {
+      DebeziumTable table = offset % 2 == 0 ? ChangelakeSinkTaskTest.T1 : ChangelakeSinkTaskTest.T2;
+      records.add(
+          table
+              .create(table.row(1, 1L))
+              .atLsn(1000L + 100_000L * partition + offset)
+              .atSourceTsMs(ChangelakeSinkTaskTest.SOURCE_TS_MS + offset)
+              .toSinkRecord(InputShape.ENVELOPE, partition, offset));
+    }
+    return records;
+  }
+
+  private Map<String, String> tableOptions(String table) throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
+      return catalog.getTable(Identifier.create("lake", table)).options();
+    }
   }
 }

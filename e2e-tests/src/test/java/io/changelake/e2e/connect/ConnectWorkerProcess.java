@@ -269,6 +269,73 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     return logs.isEmpty() ? "" : tail(logs.get(logs.size() - 1));
   }
 
+  /**
+   * For a test that waited in vain: the newest log's last lines without Paimon's orphan-file
+   * warnings (a stack trace for each table folder Paimon never created, every maintenance run,
+   * which fills a tail), then the stacks of the tasks' and Changelake's threads from a thread dump
+   * the worker prints on SIGQUIT, so a stuck round shows where it waits.
+   */
+  public String diagnosis() {
+    if (logs.isEmpty()) {
+      return "";
+    }
+    Path log = logs.get(logs.size() - 1);
+    List<String> before = readLines(log);
+    if (process != null && process.isAlive()) {
+      try {
+        new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).start().waitFor();
+        Thread.sleep(2_000); // the dump is written asynchronously
+      } catch (IOException e) {
+        return tailWithoutNoise(before) + "\n(no thread dump: " + e.getMessage() + ")";
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    List<String> dump = readLines(log);
+    return tailWithoutNoise(before)
+        + "\n--- threads of tasks and Changelake ---\n"
+        + interestingThreads(dump.subList(Math.min(before.size(), dump.size()), dump.size()));
+  }
+
+  private static String tailWithoutNoise(List<String> lines) {
+    List<String> kept = new ArrayList<>();
+    boolean inNoise = false;
+    for (String line : lines) {
+      if (line.contains("OrphanFilesClean - IOException during check dirStatus")) {
+        inNoise = true;
+      } else if (!inNoise || !(line.startsWith("\tat ") || line.startsWith("java.io."))) {
+        inNoise = false;
+        kept.add(line);
+      }
+    }
+    return String.join("\n", kept.subList(Math.max(0, kept.size() - 60), kept.size()));
+  }
+
+  /**
+   * The thread-dump blocks (from a quoted name to the blank line) of task and Changelake threads.
+   */
+  private static String interestingThreads(List<String> dump) {
+    StringBuilder out = new StringBuilder();
+    boolean keep = false;
+    for (String line : dump) {
+      if (line.startsWith("\"")) {
+        keep = line.startsWith("\"task-thread-") || line.startsWith("\"changelake");
+      }
+      if (keep) {
+        out.append(line).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  private static List<String> readLines(Path log) {
+    try {
+      return Files.readAllLines(log);
+    } catch (IOException e) {
+      return List.of("(log unreadable: " + e.getMessage() + ")");
+    }
+  }
+
   @Override
   public void close() {
     stop();

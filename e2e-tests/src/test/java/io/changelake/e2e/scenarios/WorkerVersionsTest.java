@@ -264,7 +264,7 @@ class WorkerVersionsTest {
               + "; logs "
               + worker.logs()
               + "\n"
-              + worker.tailOfLog(),
+              + worker.diagnosis(),
           e);
     }
   }

@@ -11,7 +11,6 @@ import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.RowKind;
@@ -71,30 +70,23 @@ public final class KeyLookup {
     }
     ReadBuilder read = table.newReadBuilder().withFilter(PredicateBuilder.and(equalities));
     InternalRowSerializer serializer = new InternalRowSerializer(rowType);
-    InternalRow found = null;
-    try (RecordReader<InternalRow> reader =
-        read.newRead().createReader(read.newScan().plan().splits())) {
-      RecordReader.RecordIterator<InternalRow> batch;
-      while ((batch = reader.readBatch()) != null) {
-        try {
-          InternalRow row;
-          while ((row = batch.next()) != null) {
+    InternalRow[] found = new InternalRow[1];
+    try {
+      TableRows.forEach(
+          read,
+          row -> {
             // the filter prunes files, it does not drop every other row of a file
             if (keys.key(row).equals(key)) {
-              found = serializer.copy(row);
+              found[0] = serializer.copy(row);
             }
-          }
-        } finally {
-          batch.releaseBatch();
-        }
-      }
+          });
     } catch (Exception e) {
       throw LakeException.wrap(
           "Looking up a key in table " + table.fullName() + " failed: " + e.getMessage(),
           e,
           BrokenWriterException::new);
     }
-    return Optional.ofNullable(found);
+    return Optional.ofNullable(found[0]);
   }
 
   /** The primary key of {@code row}, copied (safe to keep), equal for rows with equal keys. */

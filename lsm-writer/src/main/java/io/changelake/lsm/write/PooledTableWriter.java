@@ -24,15 +24,16 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.fs.Path;
 import org.apache.paimon.manifest.ManifestCommittable;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
@@ -73,7 +74,13 @@ final class PooledTableWriter implements TableWriter {
   private final CommitFence fence;
 
   private FileStoreTable table;
+  // the generation taking rows
   private TableWriteImpl<?> write;
+  // a table ordered by a sequence.field has a second generation: the one sealed last, flushed and
+  // committed on the committer thread while `write` takes rows (see seal); null until then
+  private TableWriteImpl<?> other;
+  // the table orders a key's versions by a field of the rows, not by Paimon's sequence numbers
+  private boolean flushOffThread;
   // bytes of commits a lookup made, which no caller saw: reported with the next commit's result
   private long unreportedBytes;
   private TableCommitImpl commit;
@@ -88,6 +95,8 @@ final class PooledTableWriter implements TableWriter {
   // newest versions) written since the last commit, tracked from the first lookup on (tables never
   // looked up pay nothing); null until then
   private BufferedVersions buffered;
+  // the versions the generation in flight wrote, answering lookups of its keys until it landed
+  private BufferedVersions sealedBuffered;
   private final long bufferedVersionsCapBytes;
   private KeyLookup lookup;
   private volatile long lastUsedNanos = System.nanoTime();
@@ -135,10 +144,16 @@ final class PooledTableWriter implements TableWriter {
     // ingest writers never compact: several tasks write the same buckets, and two compacting
     // writers fail each other's commits ("File deletion conflicts")
     table = latest.copy(Map.of(CoreOptions.WRITE_ONLY.key(), "true"));
-    write = table.newWrite(commitUser).withIOManager(ioManager);
-    write.withMemoryPoolFactory(memory.registering(this));
+    write = newGeneration();
+    other = null;
+    // a second writer restarts its sequence numbers from the committed files, below those of the
+    // generation in flight: safe only where a field of the rows orders a key's versions
+    flushOffThread =
+        !table.primaryKeys().isEmpty()
+            && table.options().containsKey(CoreOptions.SEQUENCE_FIELD.key());
     commit = table.newCommit(commitUser);
     lookup = null;
+    sealedBuffered = null;
     // kept versions have the old row type; callers commit before reopening, so nothing is lost
     if (buffered != null) {
       buffered = newBufferedVersions();
@@ -157,6 +172,12 @@ final class PooledTableWriter implements TableWriter {
           .markOpen(commitUser, tableLatest == null ? 0 : tableLatest, latestOfUser);
       markedOpen = true;
     }
+  }
+
+  private TableWriteImpl<?> newGeneration() {
+    TableWriteImpl<?> generation = table.newWrite(commitUser).withIOManager(ioManager);
+    generation.withMemoryPoolFactory(memory.registering(generation));
+    return generation;
   }
 
   @Override
@@ -194,16 +215,60 @@ final class PooledTableWriter implements TableWriter {
     commitPendingTruncate();
     ensureEarliestHint();
     long rows = rowsSinceCommit;
-    long id = nextIdentifier;
-    List<CommitMessage> messages;
-    try {
-      messages = write.prepareCommit(false, id);
-    } catch (Exception e) {
-      throw fail("Preparing commit " + id, e);
-    }
-    nextIdentifier++;
-    long bytes = unreportedBytes + DataFileBytes.added(messages);
+    long id = nextIdentifier++;
+    long carriedBytes = unreportedBytes;
     unreportedBytes = 0;
+    rowsSinceCommit = 0;
+    if (flushOffThread && rows > 0) {
+      return sealGeneration(offsets, id, rows, carriedBytes);
+    }
+    List<CommitMessage> messages = prepare(write, id);
+    // rows written from now on are tracked afresh; a lookup of a sealed key waits for the landing
+    clearBuffered();
+    boolean hasFiles = addPending(id, messages, offsets);
+    long bytes = carriedBytes + DataFileBytes.added(messages);
+    if (pending.isEmpty()) {
+      return SealedCommit.done(new CommitResult(identifier, id, OptionalLong.empty(), rows, bytes));
+    }
+    return landing(() -> land(id, hasFiles, rows, bytes));
+  }
+
+  /**
+   * Hands the generation taking rows to the sealed commit, which flushes it (Paimon's {@code
+   * prepareCommit}: sort and Parquet) and commits it on the thread that lands it, while the other
+   * generation takes the rows from now on. Both share the pool's write buffer: the sealed one keeps
+   * its pages until its flush returns them and is never preempted meanwhile, so the new one may
+   * have to flush early (smaller files) when the buffer runs out, never exceed it.
+   */
+  private SealedCommit sealGeneration(SourceProgress offsets, long id, long rows, long carried) {
+    TableWriteImpl<?> sealed = write;
+    memory.suspend(sealed);
+    write = other != null ? other : newGeneration();
+    other = sealed;
+    sealedBuffered = buffered;
+    if (buffered != null) {
+      buffered = newBufferedVersions();
+    }
+    return landing(
+        () -> {
+          List<CommitMessage> messages = memory.flushOffThread(sealed, () -> prepare(sealed, id));
+          boolean hasFiles = addPending(id, messages, offsets);
+          return land(id, hasFiles, rows, carried + DataFileBytes.added(messages));
+        });
+  }
+
+  /** Flushes {@code generation} into files for commit {@code id}; a failure breaks the writer. */
+  private List<CommitMessage> prepare(TableWriteImpl<?> generation, long id) {
+    try {
+      return generation.prepareCommit(false, id);
+    } catch (Exception e) {
+      // the generation's rows are gone: nothing after them may be committed
+      throw fail("Flushing the rows of commit " + id, e);
+    }
+  }
+
+  /** Queues commit {@code id}'s files with {@code offsets}; false when it wrote none. */
+  private boolean addPending(long id, List<CommitMessage> messages, SourceProgress offsets) {
     boolean hasFiles =
         messages.stream().anyMatch(message -> !((CommitMessageImpl) message).isEmpty());
     if (hasFiles) {
@@ -214,17 +279,16 @@ final class PooledTableWriter implements TableWriter {
       pending.add(committable);
       pendingOffsets.add(offsets);
     }
-    rowsSinceCommit = 0;
-    // rows written from now on are tracked afresh; a lookup of a sealed key waits for the landing
-    clearBuffered();
-    if (pending.isEmpty()) {
-      return SealedCommit.done(new CommitResult(identifier, id, OptionalLong.empty(), rows, bytes));
-    }
+    return hasFiles;
+  }
+
+  /** A sealed commit that lands with {@code land}, which the writer's next commit waits for. */
+  private SealedCommit landing(Supplier<CommitResult> land) {
     CompletableFuture<CommitResult> landed = new CompletableFuture<>();
     landing = landed;
     return () -> {
       try {
-        CommitResult result = land(id, hasFiles, rows, bytes);
+        CommitResult result = land.get();
         landed.complete(result);
         return result;
       } catch (RuntimeException | Error e) {
@@ -250,6 +314,7 @@ final class PooledTableWriter implements TableWriter {
       LOG.debug("The sealed commit of {} failed; the next commit retries it", identifier, e);
     }
     landing = null;
+    sealedBuffered = null;
   }
 
   private boolean landingInFlight() {
@@ -275,13 +340,8 @@ final class PooledTableWriter implements TableWriter {
         commit.filterAndCommitMultiple(pending);
       } catch (RuntimeException e) {
         throw LakeException.wrap(
-            "Commit "
-                + committedId
-                + " of table "
-                + identifier.getFullName()
-                + " by '"
-                + commitUser
-                + "' failed; the written files stay pending and the next commit retries them: "
+            describeCommit(committedId)
+                + " failed; the written files stay pending and the next commit retries them: "
                 + e.getMessage(),
             e,
             CommitConflictException::new);
@@ -299,13 +359,8 @@ final class PooledTableWriter implements TableWriter {
       if (attempt >= COMMIT_ATTEMPTS) {
         throw fail(
             new BrokenWriterException(
-                "Commit "
-                    + committedId
-                    + " of table "
-                    + identifier.getFullName()
-                    + " by '"
-                    + commitUser
-                    + "' was dropped by Paimon "
+                describeCommit(committedId)
+                    + " was dropped by Paimon "
                     + attempt
                     + " times: another writer instance ("
                     + describeNewestOfUser()
@@ -365,6 +420,10 @@ final class PooledTableWriter implements TableWriter {
         committables.set(i, renumbered(committable, nextIdentifier++));
       }
     }
+  }
+
+  private String describeCommit(long id) {
+    return "Commit " + id + " of table " + identifier.getFullName() + " by '" + commitUser + "'";
   }
 
   private static ManifestCommittable renumbered(ManifestCommittable committable, long id) {
@@ -550,27 +609,18 @@ final class PooledTableWriter implements TableWriter {
   private long copyRows(Predicate<InternalRow> keep) throws Exception {
     ReadBuilder read = table.newReadBuilder();
     InternalRowSerializer serializer = new InternalRowSerializer(table.rowType());
-    long copied = 0;
-    try (RecordReader<InternalRow> reader =
-        read.newRead().createReader(read.newScan().plan().splits())) {
-      RecordReader.RecordIterator<InternalRow> batch;
-      while ((batch = reader.readBatch()) != null) {
-        try {
-          InternalRow row;
-          while ((row = batch.next()) != null) {
-            if (keep.test(row)) {
-              InternalRow copy = serializer.copy(row);
-              copy.setRowKind(RowKind.INSERT);
-              write.write(copy);
-              copied++;
-            }
+    long[] copied = {0};
+    TableRows.forEach(
+        read,
+        row -> {
+          if (keep.test(row)) {
+            InternalRow copy = serializer.copy(row);
+            copy.setRowKind(RowKind.INSERT);
+            write.write(copy);
+            copied[0]++;
           }
-        } finally {
-          batch.releaseBatch();
-        }
-      }
-    }
-    return copied;
+        });
+    return copied[0];
   }
 
   /**
@@ -655,10 +705,17 @@ final class PooledTableWriter implements TableWriter {
     lastUsedNanos = System.nanoTime();
     KeyLookup keys = lookup();
     if (landingInFlight() && buffered != null) {
-      BufferedVersions.Known known = buffered.find(keys.key(keyRow));
+      BinaryRow key = keys.key(keyRow);
+      BufferedVersions.Known known = buffered.find(key);
       if (known instanceof BufferedVersions.Latest latest) {
         // written since the seal: its newest version, whatever the sealed commit holds
         return latest.row();
+      }
+      if (known instanceof BufferedVersions.NotWritten
+          && sealedBuffered != null
+          && sealedBuffered.find(key) instanceof BufferedVersions.Latest sealedLatest) {
+        // written last by the generation in flight: the version its commit stores
+        return sealedLatest.row();
       }
     }
     // the key may be in the sealed files: they must have landed for the read to see them
@@ -697,6 +754,7 @@ final class PooledTableWriter implements TableWriter {
 
   /** Bytes of row versions kept for lookups (on the heap, outside the shared write buffer). */
   long bufferedVersionBytes() {
+    // not those of the generation in flight: what the next commit will hold
     return buffered == null ? 0 : buffered.bytes();
   }
 
@@ -756,13 +814,20 @@ final class PooledTableWriter implements TableWriter {
   }
 
   private void closeResources() throws Exception {
-    memory.unregister(this);
     Exception first = null;
-    try {
-      write.close();
-    } catch (Exception e) {
-      first = e;
+    for (TableWriteImpl<?> generation : other == null ? List.of(write) : List.of(write, other)) {
+      memory.unregister(generation);
+      try {
+        generation.close();
+      } catch (Exception e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
     }
+    other = null;
     try {
       commit.close();
     } catch (Exception e) {

@@ -1,29 +1,47 @@
 package io.changelake.lsm.write;
 
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.paimon.memory.HeapMemorySegmentPool;
 import org.apache.paimon.memory.MemoryOwner;
 import org.apache.paimon.memory.MemoryPoolFactory;
+import org.apache.paimon.memory.MemorySegment;
+import org.apache.paimon.memory.MemorySegmentPool;
 
 /**
  * One write buffer for every table of a pool. When it runs out, Paimon's factory makes the table
  * holding the most memory flush (or spill), whichever table asked.
  *
  * <p>Paimon's own {@link MemoryPoolFactory#addOwners} chains every registered table forever, so
- * tables closed for idleness would keep piling up. Here each table registers under a key and is
- * removed when its writer closes.
+ * tables closed for idleness would keep piling up. Here each writer generation registers under a
+ * key and is removed when it closes.
+ *
+ * <p>A generation sealed for a flush on a committer thread is {@link #suspend suspended}: it keeps
+ * its pages until its flush returns them, but it is never asked to flush by another table (Paimon's
+ * writer is not thread-safe), and a flush running off the task thread never makes another table
+ * flush. The pages themselves are handed out and returned under a lock: both threads use them.
+ * {@link #usedBufferSize} counts the generations taking rows only, what the next commit round will
+ * hold (a sink commits early by it): a sealed generation's structures belong to the thread flushing
+ * it.
  */
 final class SharedMemoryPool extends MemoryPoolFactory {
+  // set while a sealed generation flushes on this thread: it must not flush the task's writers
+  private static final ThreadLocal<Boolean> FLUSHING_OFF_THREAD =
+      ThreadLocal.withInitial(() -> false);
+
   private final Map<Object, Iterable<MemoryOwner>> ownersByTable = new ConcurrentHashMap<>();
+  // sealed generations flushing on another thread
+  private final Set<Object> suspended = ConcurrentHashMap.newKeySet();
   private Object registering;
 
   SharedMemoryPool(long budgetBytes, int pageSize) {
-    super(new HeapMemorySegmentPool(budgetBytes, pageSize));
-    super.addOwners(this::allOwners);
+    super(new LockedPool(new HeapMemorySegmentPool(budgetBytes, pageSize)));
+    super.addOwners(() -> allOwners().iterator());
   }
 
   /** Registers the owners Paimon hands over while {@code table}'s writer is being built. */
@@ -45,17 +63,76 @@ final class SharedMemoryPool extends MemoryPoolFactory {
   /** Forgets the owners of a closed table writer. */
   void unregister(Object table) {
     ownersByTable.remove(table);
+    suspended.remove(table);
   }
 
-  private Iterator<MemoryOwner> allOwners() {
+  /**
+   * Takes {@code generation} out of preemption until {@link #flushOffThread} resumes it; call on
+   * the task thread, before handing the generation to another thread.
+   */
+  void suspend(Object generation) {
+    suspended.add(generation);
+  }
+
+  /**
+   * Runs the flush of the suspended {@code generation} (on any thread) without letting it preempt
+   * other tables, then resumes it: its pages are back in the pool by then.
+   */
+  <T> T flushOffThread(Object generation, Supplier<T> flush) {
+    boolean outer = FLUSHING_OFF_THREAD.get();
+    FLUSHING_OFF_THREAD.set(true);
+    try {
+      return flush.get();
+    } finally {
+      FLUSHING_OFF_THREAD.set(outer);
+      suspended.remove(generation);
+    }
+  }
+
+  private Iterable<MemoryOwner> allOwners() {
+    if (FLUSHING_OFF_THREAD.get()) {
+      return Collections.emptyList();
+    }
     List<MemoryOwner> owners = new ArrayList<>();
-    for (Iterable<MemoryOwner> tableOwners : ownersByTable.values()) {
-      for (MemoryOwner owner : tableOwners) {
+    for (Map.Entry<Object, Iterable<MemoryOwner>> table : ownersByTable.entrySet()) {
+      if (suspended.contains(table.getKey())) {
+        continue;
+      }
+      for (MemoryOwner owner : table.getValue()) {
         if (owner != null) {
           owners.add(owner);
         }
       }
     }
-    return owners.iterator();
+    return owners;
+  }
+
+  /** Paimon's heap pool is not thread-safe; a sealed generation returns its pages off-thread. */
+  private static final class LockedPool implements MemorySegmentPool {
+    private final MemorySegmentPool pool;
+
+    LockedPool(MemorySegmentPool pool) {
+      this.pool = pool;
+    }
+
+    @Override
+    public int pageSize() {
+      return pool.pageSize();
+    }
+
+    @Override
+    public synchronized void returnAll(List<MemorySegment> memory) {
+      pool.returnAll(memory);
+    }
+
+    @Override
+    public synchronized int freePages() {
+      return pool.freePages();
+    }
+
+    @Override
+    public synchronized MemorySegment nextSegment() {
+      return pool.nextSegment();
+    }
   }
 }

@@ -55,16 +55,27 @@ public interface TableWriter {
   CommitResult commit(SourceProgress progress);
 
   /**
-   * The first half of {@link #commit(SourceProgress)}, on the writer's thread: flushes everything
-   * written since the last commit into files (a pending truncate is committed first) and returns
-   * them sealed with {@code progress}; {@link SealedCommit#land} commits them, on any thread, while
-   * this writer keeps taking rows. The same Paimon writer goes on (its sequence numbers go on too),
-   * so rows written after the seal always follow the sealed ones.
+   * The first half of {@link #commit(SourceProgress)}, on the writer's thread: seals everything
+   * written since the last commit with {@code progress} (a pending truncate is committed first);
+   * {@link SealedCommit#land} commits it, on any thread, while this writer keeps taking rows.
+   *
+   * <p>A primary-key table with a {@code sequence.field} hands its buffered rows (one Paimon
+   * writer, a generation) to the sealed commit, which flushes them into files (sort and Parquet)
+   * where it lands; a second generation takes the rows written meanwhile, and the two alternate.
+   * The second writer's sequence numbers restart from the committed files, below the sealed ones:
+   * the table's {@code sequence.field} orders a key's versions, so that is harmless (versions with
+   * equal sequence-field values are ordered arbitrarily, as between two writers). Both generations
+   * share the pool's write buffer. Any other table flushes here, on the writer's thread, and the
+   * same Paimon writer goes on (its sequence numbers go on too), so rows written after the seal
+   * always follow the sealed ones. When the flush fails where the commit lands, the rows are lost
+   * from memory: the writer is unusable from then on (close the pool and resume from the committed
+   * offsets).
    *
    * <p>Until the sealed commit has landed, everything that needs it committed waits for it: the
-   * next seal or commit, a reopen, a truncate, a lookup of a key not written since the seal, and
-   * closing the writer. The caller must therefore land every seal it takes (or close the pool on
-   * the thread that lands).
+   * next seal or commit, a reopen, a truncate, a lookup of a key not written since the seal (unless
+   * the sealed generation's newest version of it is kept, see {@link #lookup}), and closing the
+   * writer. The caller must therefore land every seal it takes (or close the pool on the thread
+   * that lands).
    */
   SealedCommit seal(SourceProgress progress);
 

@@ -1,0 +1,164 @@
+package io.changelake.lsm.write;
+
+import static io.changelake.lsm.testing.LakeRows.insert;
+import static io.changelake.lsm.testing.LakeRows.update;
+import static io.changelake.lsm.testing.LakeRows.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changelake.lsm.commit.CommittedOffsets;
+import io.changelake.lsm.commit.SourcePartition;
+import io.changelake.lsm.commit.SourceProgress;
+import io.changelake.lsm.fault.BrokenWriterException;
+import io.changelake.lsm.table.ChangelogProducer;
+import io.changelake.lsm.table.LakeTables;
+import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.TestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A table ordered by a {@code sequence.field}: its seal hands the rows buffered so far (one writer
+ * generation) to whoever lands the commit, which flushes them into files there, while a second
+ * generation takes the rows written meanwhile.
+ */
+class SealedGenerationTest extends OrdersTableTest {
+  private static final SourcePartition P0 = new SourcePartition("db.inventory.ledger", 0);
+  private final Identifier ledger = Identifier.create("shop", "ledger");
+
+  @BeforeEach
+  void createLedger() {
+    // versions of a key ordered by amount, as the sink orders them by the source position
+    LakeTables.createOrOpen(
+        catalog,
+        TestTables.spec(
+            "shop", "ledger", 2, ChangelogProducer.NONE, Map.of("sequence.field", "amount")));
+  }
+
+  @Test
+  void theSealedRowsAreFlushedWhenTheyLandWhileTheNextGenerationTakesRows() throws Exception {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      for (int id = 1; id <= 5; id++) {
+        writer.write(insert(id, "a-" + id, (long) id));
+      }
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 5L)));
+      assertThat(dataFiles()).as("the seal wrote no file: the flush is the landing's").isEmpty();
+      writer.write(update(2, "b-2", 20L));
+      writer.write(insert(6, "a-6", 6L));
+
+      CompletableFuture.supplyAsync(sealed::land).get(60, TimeUnit.SECONDS);
+
+      assertThat(LakeRows.read(ledgerTable())).hasSize(5).contains(values(2, "a-2", 2L));
+      assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 5L));
+      // the second generation's rows, written while the first flushed, follow in the next commit
+      writer.commit(Map.of(P0, 7L));
+      // and a third round goes back to the first generation, reused
+      writer.write(update(6, "c-6", 60L));
+      writer.seal(SourceProgress.of(Map.of(P0, 8L))).land();
+    }
+    assertThat(LakeRows.read(ledgerTable()))
+        .hasSize(6)
+        .contains(values(2, "b-2", 20L), values(6, "c-6", 60L));
+    assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 8L));
+  }
+
+  @Test
+  void aFlushFailingWhereTheCommitLandsNamesTheTableAndStopsTheWriter() throws Exception {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      for (int id = 1; id <= 20; id++) {
+        writer.write(insert(id, "a-" + id, (long) id));
+      }
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 20L)));
+      // the buckets' folders cannot be created any more: the flush's Parquet files fail
+      Path tableDir = tableDir();
+      Files.writeString(tableDir.resolve("bucket-0"), "not a folder");
+      Files.writeString(tableDir.resolve("bucket-1"), "not a folder");
+
+      assertThatThrownBy(() -> CompletableFuture.supplyAsync(sealed::land).join())
+          .hasCauseInstanceOf(BrokenWriterException.class)
+          .hasMessageContaining("Flushing the rows of commit")
+          .hasMessageContaining("shop.ledger");
+      // nothing written after the lost rows may be committed past them
+      assertThatThrownBy(() -> writer.write(insert(21, "x", 21L)))
+          .isInstanceOf(BrokenWriterException.class)
+          .hasMessageContaining("shop.ledger");
+    }
+    assertThat(LakeRows.read(ledgerTable())).isEmpty();
+  }
+
+  @Test
+  void aLookupOfAKeyTheGenerationInFlightWroteIsAnsweredWithoutWaitingForIt() throws Exception {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      writer.write(insert(1, "x", 0L));
+      writer.commit(Map.of(P0, 1L));
+      // from the first lookup on the writer tracks the keys it writes
+      assertThat(writer.lookup(insert(1, null, null), Map.of(P0, 1L))).isPresent();
+      writer.write(update(1, "in-flight", 1L));
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 2L)));
+
+      // answered while the sealed generation has not even been flushed
+      Optional<InternalRow> found =
+          CompletableFuture.supplyAsync(() -> writer.lookup(insert(1, null, null), Map.of(P0, 2L)))
+              .get(60, TimeUnit.SECONDS);
+      assertThat(found).isPresent();
+      assertThat(LakeRows.toJava(found.get(), TestTables.ID_NAME_AMOUNT))
+          .isEqualTo(values(1, "in-flight", 1L));
+      sealed.land();
+    }
+    assertThat(LakeRows.read(ledgerTable())).containsExactly(values(1, "in-flight", 1L));
+  }
+
+  @Test
+  void bothGenerationsShareTheWriteBufferAndTheNewOneFlushesEarlyWhenItIsFull() throws Exception {
+    String wide = "w".repeat(4096);
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      // about 6 of the pool's 8 MiB
+      for (int id = 0; id < 1_500; id++) {
+        writer.write(insert(id, wide, (long) id));
+      }
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 1_500L)));
+      try {
+        // twice the budget into the second generation while the first holds its pages: it
+        // spills or flushes early instead of waiting for pages the sealed one never gives back
+        for (int id = 1_500; id < 5_500; id++) {
+          writer.write(insert(id, wide, (long) id));
+        }
+      } finally {
+        // closing the pool waits for the landing
+        CompletableFuture.supplyAsync(sealed::land).get(120, TimeUnit.SECONDS);
+      }
+      writer.commit(Map.of(P0, 5_500L));
+    }
+    assertThat(LakeRows.read(ledgerTable())).hasSize(5_500);
+    assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 5_500L));
+  }
+
+  private FileStoreTable ledgerTable() {
+    return LakeTables.open(catalog, ledger);
+  }
+
+  private Path tableDir() {
+    return Path.of(ledgerTable().location().toUri());
+  }
+
+  private List<Path> dataFiles() throws Exception {
+    try (Stream<Path> files = Files.walk(tableDir())) {
+      return files.filter(f -> f.getFileName().toString().startsWith("data-")).toList();
+    }
+  }
+}
