@@ -1,11 +1,10 @@
 package io.changelake.source;
 
-import io.changelake.lsm.catalog.CatalogCredentials;
-import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.changelog.StartPosition;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.schema.config.ConfigEnum;
 import io.changelake.schema.config.EnumOption;
+import io.changelake.schema.config.LakeOptions;
 import io.changelake.schema.config.OptionGroup;
 import io.changelake.source.record.RecordFormat;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +37,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
   public static final String RECORD_GROUP = "Records";
   public static final String RETRY_GROUP = "Retries";
 
-  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+  public static final String WAREHOUSE = LakeOptions.WAREHOUSE;
 
   public static final String TABLES = "tables";
   public static final String TABLES_REGEX = "tables.regex";
@@ -123,34 +122,17 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
     defineStart(new OptionGroup(def, START_GROUP));
     defineReading(new OptionGroup(def, READ_GROUP));
     defineRecords(new OptionGroup(def, RECORD_GROUP));
-    defineRetries(new OptionGroup(def, RETRY_GROUP));
+    LakeOptions.defineRetries(new OptionGroup(def, RETRY_GROUP));
     return def;
   }
 
   /** Where the warehouse is and the catalog credentials Connect must mask. */
   private static void defineCatalog(OptionGroup group) {
-    group.define(
-        WAREHOUSE,
-        Type.STRING,
-        ConfigDef.NO_DEFAULT_VALUE,
-        new ConfigDef.NonEmptyString(),
-        Importance.HIGH,
+    LakeOptions.defineCatalog(
+        group,
         "Paimon warehouse the tables live in, e.g. file:///data/lake or s3://bucket/lake. Every"
             + " other key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
-            + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).",
-        Width.LONG,
-        "Warehouse");
-    // declared so that Connect masks them; the catalog reads the original strings
-    for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
-      group.define(
-          credential.key(),
-          Type.PASSWORD,
-          null,
-          Importance.MEDIUM,
-          credential.description() + CatalogCredentials.DOC_SUFFIX,
-          Width.MEDIUM,
-          credential.key());
-    }
+            + " removed (paimon.metastore, paimon.s3.endpoint, paimon.lock.enabled, ...).");
   }
 
   /** Which tables are published. */
@@ -422,37 +404,6 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
         "Tombstones on delete");
   }
 
-  /** How transient failures are waited out. */
-  private static void defineRetries(OptionGroup group) {
-    group.define(
-        RetrySettings.MAX_DURATION_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_MAX_DURATION_MS,
-        ConfigDef.Range.atLeast(0),
-        Importance.MEDIUM,
-        RetrySettings.MAX_DURATION_DOC,
-        Width.SHORT,
-        "Retry duration");
-    group.define(
-        RetrySettings.BACKOFF_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_BACKOFF_MS,
-        ConfigDef.Range.atLeast(10),
-        Importance.LOW,
-        RetrySettings.BACKOFF_DOC,
-        Width.SHORT,
-        "Retry backoff");
-    group.define(
-        RetrySettings.MAX_BACKOFF_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_MAX_BACKOFF_MS,
-        ConfigDef.Range.atLeast(10),
-        Importance.LOW,
-        RetrySettings.MAX_BACKOFF_DOC,
-        Width.SHORT,
-        "Longest retry backoff");
-  }
-
   private static ConfigDef.Recommender visibleWhenStartIs(StartMode mode) {
     return new ConfigDef.Recommender() {
       @Override
@@ -538,10 +489,7 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   /** How transient failures of the object store and the catalog are waited out. */
   public RetrySettings retrySettings() {
-    return new RetrySettings(
-        Duration.ofMillis(getLong(RetrySettings.MAX_DURATION_MS)),
-        Duration.ofMillis(getLong(RetrySettings.BACKOFF_MS)),
-        Duration.ofMillis(getLong(RetrySettings.MAX_BACKOFF_MS)));
+    return LakeOptions.retrySettings(this);
   }
 
   public Duration pollInterval() {

@@ -1,12 +1,12 @@
 package io.changelake.sink.config;
 
-import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.lsm.catalog.CommitSafety;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
 import io.changelake.schema.config.EnumOption;
+import io.changelake.schema.config.LakeOptions;
 import io.changelake.schema.config.OptionGroup;
 import io.changelake.schema.config.PerTableKeys;
 import io.changelake.schema.evolution.EvolutionPolicy;
@@ -42,7 +42,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String COMPACTION_GROUP = "Compaction";
   public static final String RETRY_GROUP = "Retries";
 
-  public static final String WAREHOUSE = LakeCatalogs.PREFIX + "warehouse";
+  public static final String WAREHOUSE = LakeOptions.WAREHOUSE;
 
   public static final String INPUT_FORMAT = "input.format";
   public static final String FLATTENED_OP_FIELD = "input.flattened.op.field";
@@ -137,7 +137,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     defineTables(new OptionGroup(def, TABLE_GROUP));
     defineCommits(new OptionGroup(def, COMMIT_GROUP));
     defineCompaction(new OptionGroup(def, COMPACTION_GROUP));
-    defineRetries(new OptionGroup(def, RETRY_GROUP));
+    LakeOptions.defineRetries(new OptionGroup(def, RETRY_GROUP));
     for (ConfigDef.ConfigKey key : EvolutionPolicy.configDef().configKeys().values()) {
       def.define(key);
     }
@@ -146,31 +146,13 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   /** Where the warehouse is and the catalog credentials Connect must mask. */
   private static void defineCatalog(OptionGroup group) {
-    group.define(
-        WAREHOUSE,
-        Type.STRING,
-        ConfigDef.NO_DEFAULT_VALUE,
-        new ConfigDef.NonEmptyString(),
-        Importance.HIGH,
+    LakeOptions.defineCatalog(
+        group,
         "Root of the Paimon warehouse, e.g. file:///var/lake or s3://bucket/lake. Every other"
             + " key starting with 'paimon.' is passed to the Paimon catalog with the prefix"
             + " removed (paimon.s3.endpoint, paimon.metastore=jdbc, paimon.lock.enabled, ...)."
             + " Several workers sharing one warehouse on S3 or on a shared disk need a catalog"
-            + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).",
-        Width.LONG,
-        "Warehouse");
-    // declared so that Connect masks them; they still reach the catalog through
-    // catalogProperties(), which reads the original strings
-    for (CatalogCredentials.Option credential : CatalogCredentials.OPTIONS) {
-      group.define(
-          credential.key(),
-          Type.PASSWORD,
-          null,
-          Importance.MEDIUM,
-          credential.description() + CatalogCredentials.DOC_SUFFIX,
-          Width.MEDIUM,
-          credential.key());
-    }
+            + " lock (paimon.metastore=jdbc with paimon.lock.enabled=true).");
   }
 
   /** The shape of the record values. */
@@ -383,37 +365,6 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         "Orphan file age");
   }
 
-  /** How transient failures are waited out. */
-  private static void defineRetries(OptionGroup group) {
-    group.define(
-        RetrySettings.MAX_DURATION_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_MAX_DURATION_MS,
-        ConfigDef.Range.atLeast(0),
-        Importance.MEDIUM,
-        RetrySettings.MAX_DURATION_DOC,
-        Width.SHORT,
-        "Retry duration");
-    group.define(
-        RetrySettings.BACKOFF_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_BACKOFF_MS,
-        ConfigDef.Range.atLeast(10),
-        Importance.LOW,
-        RetrySettings.BACKOFF_DOC,
-        Width.SHORT,
-        "Retry backoff");
-    group.define(
-        RetrySettings.MAX_BACKOFF_MS,
-        Type.LONG,
-        RetrySettings.DEFAULT_MAX_BACKOFF_MS,
-        ConfigDef.Range.atLeast(10),
-        Importance.LOW,
-        RetrySettings.MAX_BACKOFF_DOC,
-        Width.SHORT,
-        "Longest retry backoff");
-  }
-
   /**
    * The table settings by their names without prefix, declared once: {@link #TABLES} documents them
    * as the {@code table.*} defaults and parses the {@code table.<table>.*} overrides with them.
@@ -592,10 +543,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   /** How transient failures of the object store, catalog and broker are waited out. */
   public RetrySettings retrySettings() {
-    return new RetrySettings(
-        Duration.ofMillis(getLong(RetrySettings.MAX_DURATION_MS)),
-        Duration.ofMillis(getLong(RetrySettings.BACKOFF_MS)),
-        Duration.ofMillis(getLong(RetrySettings.MAX_BACKOFF_MS)));
+    return LakeOptions.retrySettings(this);
   }
 
   public Duration writerIdleTimeout() {

@@ -2,7 +2,7 @@ package io.changelake.sink.metrics;
 
 import io.changelake.lsm.compact.BucketFiles;
 import io.changelake.metrics.MetricsRegistry;
-import java.util.LinkedHashMap;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,50 +22,42 @@ public final class CompactionMetrics {
   private final MetricsRegistry.Recorder durationSensor;
 
   CompactionMetrics(String table, SinkMetrics owner) {
-    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-    tags.put("table", table);
-    owner.gauge(
+    TaggedMetrics metrics = owner.tagged("table", table);
+    metrics.gauge(
         "table-compactions-total",
         "Successful compaction and maintenance rounds of the table by this task.",
-        tags,
         compactions::get);
-    owner.gauge(
+    metrics.gauge(
         "table-compaction-failures-total",
         "Compaction or maintenance rounds of the table by this task that failed.",
-        tags,
         failures::get);
-    owner.gauge(
+    metrics.gauge(
         "table-compaction-failing-rounds",
         "Consecutive failed rounds of the table by this task; 0 once a round succeeds.",
-        tags,
         failingRounds::get);
-    owner.gauge(
+    metrics.gauge(
         "table-compaction-age-ms",
         "Time since any task of the connector last compacted the table successfully; -1 when"
             + " not known yet. Grows past a few compaction intervals when compaction falls behind.",
-        tags,
         this::ageMs);
     durationSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-compaction-duration-ms",
             "Successful compaction and maintenance rounds of the table by this task per second"
                 + " (rate), and their average and longest duration in ms.",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    owner.gauge(
+    metrics.gauge(
         "table-files-per-bucket-max",
         "Data files in the table's fullest bucket after this task's latest compaction round; -1"
             + " before its first.",
-        tags,
         () -> {
           BucketFiles after = files.get();
           return after == null ? -1L : after.maxFiles();
         });
-    owner.gauge(
+    metrics.gauge(
         "table-files-per-bucket-avg",
         "Data files per bucket of the table on average after this task's latest compaction round;"
             + " -1 before its first.",
-        tags,
         () -> {
           BucketFiles after = files.get();
           return after == null ? -1.0 : after.averageFiles();

@@ -1,14 +1,13 @@
 package io.changelake.sink.metrics;
 
-import io.changelake.lsm.fault.Dependency;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.metrics.MetricsRegistries;
 import io.changelake.metrics.MetricsRegistry;
-import java.util.LinkedHashMap;
+import io.changelake.metrics.OutageMetrics;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
 /**
@@ -45,54 +44,43 @@ public final class SinkMetrics implements AutoCloseable {
   /** {@code registry} may be null (tests without a worker): then nothing is published. */
   public SinkMetrics(MetricsRegistry registry) {
     this.registry = registry == null ? MetricsRegistry.NONE : registry;
-    gauge(
-        "records-in-total", "Records received by the task.", new LinkedHashMap<>(), recordsIn::get);
-    gauge(
+    TaggedMetrics task = TaggedMetrics.untagged(this.registry);
+    task.gauge("records-in-total", "Records received by the task.", recordsIn::get);
+    task.gauge(
         "records-skipped-total",
         "Records skipped because their table already contained them (replay after a restart).",
-        new LinkedHashMap<>(),
         recordsSkipped::get);
-    gauge(
-        "dlq-records-total",
-        "Records sent to the dead-letter queue.",
-        new LinkedHashMap<>(),
-        dlqRecords::get);
-    gauge("commit-rounds-total", "Commit rounds of the task.", new LinkedHashMap<>(), commits::get);
-    gauge(
+    task.gauge("dlq-records-total", "Records sent to the dead-letter queue.", dlqRecords::get);
+    task.gauge("commit-rounds-total", "Commit rounds of the task.", commits::get);
+    task.gauge(
         "commit-round-duration-ms",
         "Duration of the latest commit round over all tables.",
-        new LinkedHashMap<>(),
         lastCommitMs::get);
     recordsInSensor =
-        sensor(
+        task.sensor(
             "records-in",
             "Records received by the task per second.",
-            new LinkedHashMap<>(),
             Set.of(MetricsRegistry.Stat.RATE));
     dlqSensor =
-        sensor(
+        task.sensor(
             "dlq-records",
             "Records sent to the dead-letter queue per second.",
-            new LinkedHashMap<>(),
             Set.of(MetricsRegistry.Stat.RATE));
     commitRoundSensor =
-        sensor(
+        task.sensor(
             "commit-round-duration-ms",
             "Commit rounds per second (rate), and their average and longest duration in ms.",
-            new LinkedHashMap<>(),
             Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    gauge(
+    task.gauge(
         "commit-time-ms-total",
         "Time the task spent in commit rounds, the round in progress included: sampled next to the"
             + " consumer's records-consumed-total it shows whether consumption goes on during"
             + " rounds.",
-        new LinkedHashMap<>(),
         this::commitMillisTotal);
-    gauge(
+    task.gauge(
         "freshness-ms-max",
         "The largest table-freshness-ms over the task's tables: now minus the newest committed"
             + " source timestamp of the table furthest behind; -1 while no table's is known.",
-        new LinkedHashMap<>(),
         this::freshnessMsMax);
   }
 
@@ -161,39 +149,14 @@ public final class SinkMetrics implements AutoCloseable {
    * catalog, broker) the time spent waiting for it and the retries, and the task's last error.
    */
   public void outages(OutageTracker outages) {
-    for (Dependency dependency : Dependency.values()) {
-      LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-      tags.put("dependency", dependency.tag());
-      gauge(
-          "dependency-wait-ms-total",
-          "Time the task spent waiting for this dependency to come back after transient"
-              + " failures, the outage in progress included.",
-          tags,
-          () -> outages.waitedMillis(dependency));
-      gauge(
-          "dependency-retries-total",
-          "Retries after transient failures of this dependency.",
-          tags,
-          () -> outages.retries(dependency));
-    }
-    gauge(
-        "last-error",
-        "What failed last and why (empty before the first failure).",
-        new LinkedHashMap<>(),
-        outages::lastError);
+    OutageMetrics.register(registry, outages);
   }
 
-  <T> void gauge(
-      String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
-    registry.gauge(name, description, tags, value);
-  }
-
-  MetricsRegistry.Recorder sensor(
-      String name,
-      String description,
-      LinkedHashMap<String, String> tags,
-      Set<MetricsRegistry.Stat> stats) {
-    return registry.sensor(name, description, tags, stats);
+  /**
+   * The metrics tagged {@code tag=value}, for {@link TableMetrics} and {@link CompactionMetrics}.
+   */
+  TaggedMetrics tagged(String tag, String value) {
+    return TaggedMetrics.tagged(registry, tag, value);
   }
 
   @Override

@@ -2,7 +2,7 @@ package io.changelake.sink.metrics;
 
 import io.changelake.lsm.commit.CommitResult;
 import io.changelake.metrics.MetricsRegistry;
-import java.util.LinkedHashMap;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,72 +43,60 @@ public final class TableMetrics {
   private final AtomicBoolean sealPending = new AtomicBoolean();
 
   TableMetrics(String table, SinkMetrics owner) {
-    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-    tags.put("table", table);
-    owner.gauge("table-records-in-total", "Records routed to the table.", tags, recordsIn::get);
-    owner.gauge("table-rows-written-total", "Rows written to the table.", tags, rowsWritten::get);
-    owner.gauge("table-commits-total", "Snapshots committed to the table.", tags, commits::get);
-    owner.gauge(
+    TaggedMetrics metrics = owner.tagged("table", table);
+    metrics.gauge("table-records-in-total", "Records routed to the table.", recordsIn::get);
+    metrics.gauge("table-rows-written-total", "Rows written to the table.", rowsWritten::get);
+    metrics.gauge("table-commits-total", "Snapshots committed to the table.", commits::get);
+    metrics.gauge(
         "table-commit-duration-ms",
         "Duration of the latest commit of the table.",
-        tags,
         commitDurationMs::get);
-    owner.gauge(
+    metrics.gauge(
         "table-last-snapshot-id",
         "Id of the latest snapshot this task committed, -1 before the first.",
-        tags,
         lastSnapshotId::get);
-    owner.gauge(
+    metrics.gauge(
         "table-commit-lag-ms",
         "How long the oldest row not yet committed has been waiting; 0 when all are committed.",
-        tags,
         this::commitLagMs);
-    owner.gauge(
+    metrics.gauge(
         "table-schema-changes-total",
         "Schema changes this task applied to the table.",
-        tags,
         schemaChanges::get);
     rowsWrittenSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-rows-written",
             "Rows written to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE));
     commitSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-commit-duration-ms",
             "Commits of the table per second (rate), and their average and longest duration in ms.",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
     rowsPerCommitSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-rows-per-commit",
             "Average and largest number of rows one commit of the table carried.",
-            tags,
             Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    owner.gauge(
+    metrics.gauge(
         "table-bytes-written-total",
         "Bytes of the data and changelog files the task's commits added to the table.",
-        tags,
         bytesWritten::get);
     bytesSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-bytes-written",
             "Bytes of data and changelog files the task's commits added to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.VALUE_RATE));
     schemaChangeSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-schema-changes",
             "Schema changes this task applied to the table per second.",
-            tags,
             Set.of(MetricsRegistry.Stat.VALUE_RATE));
-    owner.gauge(
+    metrics.gauge(
         "table-freshness-ms",
         "Now minus the newest source timestamp (Debezium source.ts_ms, flattened __source_ts_ms)"
             + " among the rows this task committed to the table; -1 while unknown (nothing"
             + " committed since the task started, or the records carry no source timestamp).",
-        tags,
         this::freshnessMs);
   }
 

@@ -3,11 +3,10 @@ package io.changelake.source.metrics;
 import io.changelake.lsm.fault.OutageTracker;
 import io.changelake.metrics.MetricsRegistries;
 import io.changelake.metrics.MetricsRegistry;
+import io.changelake.metrics.OutageMetrics;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.kafka.connect.source.SourceTaskContext;
 
 /**
@@ -15,7 +14,8 @@ import org.apache.kafka.connect.source.SourceTaskContext;
  * on Kafka 4.1+ workers and through plain JMX on 3.9 and 4.0 ({@link MetricsRegistries}), under
  * {@code kafka.connect:type=plugins,connector=<name>,task=<id>}, next to Connect's own task
  * metrics; per table ({@link SourceTableMetrics}, tag {@code table=<database.table>}) and per
- * dependency ({@link OutageMetrics}). Every gauge is removed again on {@link #close()}.
+ * dependency (connect-metrics' {@link OutageMetrics}, shared with the sink). Every gauge is removed
+ * again on {@link #close()}.
  */
 public final class SourceMetrics implements AutoCloseable {
   private final MetricsRegistry registry;
@@ -35,7 +35,7 @@ public final class SourceMetrics implements AutoCloseable {
 
   /** Registers the outage metrics of the task's dependencies. */
   public synchronized void outages(OutageTracker outages) {
-    OutageMetrics.register(this, outages);
+    OutageMetrics.register(registry, outages);
   }
 
   /** The metrics of {@code table} ({@code database.table}), registered on first use. */
@@ -43,17 +43,9 @@ public final class SourceMetrics implements AutoCloseable {
     return tables.computeIfAbsent(table, t -> new SourceTableMetrics(t, this));
   }
 
-  MetricsRegistry.Recorder sensor(
-      String name,
-      String description,
-      LinkedHashMap<String, String> tags,
-      Set<MetricsRegistry.Stat> stats) {
-    return registry.sensor(name, description, tags, stats);
-  }
-
-  <T> void gauge(
-      String name, String description, LinkedHashMap<String, String> tags, Supplier<T> value) {
-    registry.gauge(name, description, tags, value);
+  /** The metrics tagged {@code tag=value}, for {@link SourceTableMetrics}. */
+  TaggedMetrics tagged(String tag, String value) {
+    return TaggedMetrics.tagged(registry, tag, value);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.changelake.source.metrics;
 
 import io.changelake.metrics.MetricsRegistry;
-import java.util.LinkedHashMap;
+import io.changelake.metrics.TaggedMetrics;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -22,60 +22,51 @@ public final class SourceTableMetrics {
   private final MetricsRegistry.Recorder transactionsSensor;
 
   SourceTableMetrics(String table, SourceMetrics owner) {
-    LinkedHashMap<String, String> tags = new LinkedHashMap<>();
-    tags.put("table", table);
-    owner.gauge(
+    TaggedMetrics metrics = owner.tagged("table", table);
+    metrics.gauge(
         "table-records-out-total",
         "Records the task handed to Connect for the table (change events and tombstones).",
-        tags,
         records::get);
-    owner.gauge(
+    metrics.gauge(
         "table-transactions-total",
         "Snapshots of the table the task published with records; with"
             + " transaction.boundary=connector each one is a Kafka transaction (or several, when"
             + " it stays open past transaction.max.duration.ms).",
-        tags,
         transactions::get);
-    owner.gauge(
+    metrics.gauge(
         "table-last-snapshot-id",
         "Id of the newest snapshot of the table the task has read completely, -1 before the first.",
-        tags,
         lastSnapshotId::get);
-    owner.gauge(
+    metrics.gauge(
         "table-snapshots-behind",
         "Snapshots committed to the table after the newest one the task has read completely.",
-        tags,
         snapshotsBehind::get);
-    owner.gauge(
+    metrics.gauge(
         "table-time-since-last-snapshot-ms",
         "How long ago the task finished publishing a snapshot of the table with records, -1 before"
             + " the first.",
-        tags,
         () -> {
           long at = lastPublishedMs.get();
           return at == 0 ? -1L : Math.max(0, System.currentTimeMillis() - at);
         });
-    owner.gauge(
+    metrics.gauge(
         "table-stopped",
         "1 when the task stopped publishing the table because a snapshot of it cannot be read (the"
             + " error, logged at ERROR, names table, snapshot and column; the task's other tables"
             + " go on), else 0. table-snapshots-behind keeps counting from"
             + " that snapshot.",
-        tags,
         stopped::get);
     recordsOutSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-records-out",
             "Records the task handed to Connect for the table per second.",
-            tags,
             // one recording per batch of records, not per record: the poll loop stays cheap
             Set.of(MetricsRegistry.Stat.VALUE_RATE));
     transactionsSensor =
-        owner.sensor(
+        metrics.sensor(
             "table-transactions",
             "Snapshots of the table the task published with records per second (with"
                 + " transaction.boundary=connector: Kafka transactions per second).",
-            tags,
             Set.of(MetricsRegistry.Stat.RATE));
   }
 

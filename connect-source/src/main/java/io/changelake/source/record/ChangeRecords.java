@@ -6,6 +6,7 @@ import io.changelake.lsm.table.InternalColumns;
 import io.changelake.schema.debezium.DebeziumOp;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.apache.paimon.catalog.Identifier;
@@ -90,23 +91,13 @@ public final class ChangeRecords {
     long now = System.currentTimeMillis();
     Struct value = values.value(op, before, after, source(batch, snapshotFlag), now);
     out.add(
-        new SourceRecord(
-            sourcePartition,
-            sourceOffset,
-            topic,
-            null,
-            keys == null ? null : keys.schema(),
-            key,
-            values.schema(),
-            value,
-            now));
+        record(
+            sourcePartition, sourceOffset, keys == null ? null : keys.schema(), key, value, now));
     if (op == DebeziumOp.DELETE
         && settings.tombstones()
         && key != null
         && change.kind() == org.apache.paimon.types.RowKind.DELETE) {
-      out.add(
-          new SourceRecord(
-              sourcePartition, sourceOffset, topic, null, keys.schema(), key, null, null, now));
+      out.add(record(sourcePartition, sourceOffset, keys.schema(), key, null, now));
     }
   }
 
@@ -127,16 +118,33 @@ public final class ChangeRecords {
     Struct source = source(batch, "false");
     long now = System.currentTimeMillis();
     out.add(
-        new SourceRecord(
+        record(
             sourcePartition,
             sourceOffset,
-            topic,
             null,
             null,
-            null,
-            values.schema(),
             values.value(DebeziumOp.TRUNCATE, null, null, source, now),
             now));
+  }
+
+  /** A record of the table's topic, partition chosen by the producer; a null value: a tombstone. */
+  private SourceRecord record(
+      Map<String, ?> sourcePartition,
+      Map<String, ?> sourceOffset,
+      Schema keySchema,
+      Struct key,
+      Struct value,
+      long now) {
+    return new SourceRecord(
+        sourcePartition,
+        sourceOffset,
+        topic,
+        null,
+        keySchema,
+        key,
+        value == null ? null : values.schema(),
+        value,
+        now);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.changelake.lsm.catalog;
 
+import io.changelake.lsm.fault.LakeUnavailableException;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
@@ -182,7 +183,10 @@ public final class LakeCatalogs {
       Thread.sleep(ThreadLocalRandom.current().nextLong(50, 200) * attempt);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while opening the Paimon catalog again", e);
+      // nothing was opened or written: opening again is safe, and Failures reads the interrupt as
+      // not worth waiting for (the task is being stopped)
+      throw new LakeUnavailableException(
+          "Interrupted while opening the Paimon catalog again (the task is stopping)", e);
     }
   }
 

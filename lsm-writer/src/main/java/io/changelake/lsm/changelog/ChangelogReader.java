@@ -1,6 +1,8 @@
 package io.changelake.lsm.changelog;
 
 import io.changelake.lsm.commit.TruncateMarker;
+import io.changelake.lsm.fault.LakeDataException;
+import io.changelake.lsm.fault.LakeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -519,7 +521,7 @@ public final class ChangelogReader implements AutoCloseable {
             full,
             commitKind(snapshotId),
             schema,
-            sorted(plan.splits()),
+            sorted(plan.splits(), table.fullName()),
             next,
             truncated != null && announcesTruncate(truncated));
     protect(neededSnapshot());
@@ -740,12 +742,12 @@ public final class ChangelogReader implements AutoCloseable {
     }
   }
 
-  private static List<Split> sorted(List<Split> splits) {
+  private static List<Split> sorted(List<Split> splits, String table) {
     List<Split> ordered = new ArrayList<>(splits);
     ordered.sort(
         (a, b) -> {
-          SplitPlace x = SplitPlace.of(a);
-          SplitPlace y = SplitPlace.of(b);
+          SplitPlace x = SplitPlace.of(a, table);
+          SplitPlace y = SplitPlace.of(b, table);
           int byBucket = Integer.compare(x.bucket(), y.bucket());
           return byBucket != 0
               ? byBucket
@@ -904,7 +906,7 @@ public final class ChangelogReader implements AutoCloseable {
             return;
           }
           split = splits.get(splitIndex++);
-          int key = perBucket ? SplitPlace.of(split).bucket() : ALL_BUCKETS;
+          int key = perBucket ? SplitPlace.of(split, table.fullName()).bucket() : ALL_BUCKETS;
           if (key != rowsKey) {
             // splits are sorted by bucket: a bucket's splits follow each other
             rowsKey = key;
@@ -917,15 +919,20 @@ public final class ChangelogReader implements AutoCloseable {
         }
       } catch (UnreadableSnapshotException e) {
         throw e;
+      } catch (LakeException e) {
+        throw e;
       } catch (Exception e) {
-        throw new IllegalStateException(
+        // the source retries the same position when storage was away, and fails the task on
+        // broken files (a retry would read the same bytes): the type tells it which
+        throw LakeException.wrap(
             "Reading snapshot "
                 + snapshotId
                 + " of table "
                 + table.fullName()
                 + " failed: "
                 + e.getMessage(),
-            e);
+            e,
+            (message, cause) -> new LakeDataException(message, table.fullName(), null, cause));
       }
     }
 
@@ -934,7 +941,10 @@ public final class ChangelogReader implements AutoCloseable {
         try {
           rows.close();
         } catch (Exception e) {
-          throw new IllegalStateException("Closing a reader of " + table.fullName() + " failed", e);
+          throw LakeException.wrap(
+              "Closing a reader of " + table.fullName() + " failed: " + e.getMessage(),
+              e,
+              (message, cause) -> new LakeDataException(message, table.fullName(), null, cause));
         }
         rows = null;
       }

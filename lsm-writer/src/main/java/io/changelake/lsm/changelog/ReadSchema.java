@@ -62,7 +62,7 @@ final class ReadSchema {
   ReadSchema covering(List<Split> splits) {
     long newest = -1;
     for (Split split : splits) {
-      for (DataFileMeta file : files(split)) {
+      for (DataFileMeta file : files(split, table.fullName())) {
         newest = Math.max(newest, file.schemaId());
       }
     }
@@ -171,7 +171,7 @@ final class ReadSchema {
   /** The schemas the split's files were written with, and the column's type in each. */
   private Map<Long, String> writtenWith(Split split, DataField column) {
     Map<Long, String> types = new LinkedHashMap<>();
-    for (DataFileMeta file : files(split)) {
+    for (DataFileMeta file : files(split, table.fullName())) {
       long id = file.schemaId();
       if (id == schemaId() || types.containsKey(id)) {
         continue;
@@ -191,7 +191,7 @@ final class ReadSchema {
     return types;
   }
 
-  private static List<DataFileMeta> files(Split split) {
-    return SplitPlace.of(split).files();
+  private static List<DataFileMeta> files(Split split, String table) {
+    return SplitPlace.of(split, table).files();
   }
 }

@@ -1,5 +1,6 @@
 package io.changelake.lsm.changelog;
 
+import io.changelake.lsm.fault.LakeDataException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.paimon.data.BinaryRow;
@@ -22,7 +23,13 @@ import org.apache.paimon.table.source.Split;
  */
 record SplitPlace(BinaryRow partition, int bucket, List<DataFileMeta> files) {
 
-  static SplitPlace of(Split split) {
+  /**
+   * @param table full name of the table the split belongs to, for the error
+   * @throws LakeDataException for a split of a type this build does not know: not a programming
+   *     error of ours but a Paimon other than the one built with on the plugin path, which a retry
+   *     cannot change
+   */
+  static SplitPlace of(Split split, String table) {
     if (split instanceof DataSplit data) {
       return new SplitPlace(data.partition(), data.bucket(), data.dataFiles());
     }
@@ -34,11 +41,16 @@ record SplitPlace(BinaryRow partition, int bucket, List<DataFileMeta> files) {
       }
       return new SplitPlace(incremental.partition(), incremental.bucket(), files);
     }
-    throw new IllegalStateException(
+    throw new LakeDataException(
         "Paimon planned a split of type "
             + split.getClass().getName()
+            + " for table "
+            + table
             + ", which the changelog reader does not know how to place in a bucket; this build of"
             + " Changelake supports the Paimon version it was built with only (see lsm-writer's"
-            + " README)");
+            + " README): install the plugin archive with the Paimon jars it ships",
+        table,
+        null,
+        null);
   }
 }

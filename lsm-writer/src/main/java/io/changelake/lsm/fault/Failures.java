@@ -99,10 +99,15 @@ public final class Failures {
   /** Classifies {@code error} by its cause chain; never null. */
   public static Failure classify(Throwable error) {
     Failure.Transient generic = null;
-    for (Throwable t : chain(error)) {
+    List<Throwable> chain = chain(error);
+    for (int i = 0; i < chain.size(); i++) {
+      Throwable t = chain.get(i);
       if (t instanceof WriterFencedException || t instanceof LakeDataException) {
-        // typed by lsm-writer as never retriable: no cause they wrap may make them transient
-        return new Failure.Terminal(error, "never retried: " + describe(t));
+        // typed by lsm-writer as never retriable: no cause they wrap may make them transient, but
+        // a terminal sign below (a missing file) still says what to check
+        String below = firstTerminalSign(chain.subList(i + 1, chain.size()));
+        return new Failure.Terminal(
+            error, "never retried: " + describe(t) + (below == null ? "" : hint(below)));
       }
       String terminal = terminalSign(t);
       if (terminal != null) {
@@ -168,6 +173,16 @@ public final class Failures {
           + " outside the connector";
     }
     return "";
+  }
+
+  private static String firstTerminalSign(List<Throwable> causes) {
+    for (Throwable t : causes) {
+      String sign = terminalSign(t);
+      if (sign != null) {
+        return sign;
+      }
+    }
+    return null;
   }
 
   private static String terminalSign(Throwable t) {

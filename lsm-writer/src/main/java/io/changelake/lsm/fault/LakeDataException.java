@@ -1,8 +1,9 @@
 package io.changelake.lsm.fault;
 
 /**
- * The data or the schema cannot be written as it is: not retriable, a person must change the data,
- * the table or the settings. Names the table and, where one is at fault, the field.
+ * The data or the schema cannot be written or read as it is (a record that does not fit, a table
+ * file missing or corrupt, a split this build cannot read): not retriable, a person must change the
+ * data, the table or the settings. Names the table and, where one is at fault, the field.
  */
 public final class LakeDataException extends LakeException {
   private final String table;

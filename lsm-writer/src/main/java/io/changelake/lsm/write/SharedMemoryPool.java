@@ -1,5 +1,6 @@
 package io.changelake.lsm.write;
 
+import io.changelake.lsm.fault.BrokenWriterException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -53,7 +54,12 @@ final class SharedMemoryPool extends MemoryPoolFactory {
   @Override
   public synchronized MemoryPoolFactory addOwners(Iterable<MemoryOwner> newOwners) {
     if (registering == null) {
-      throw new IllegalStateException("call registering(table) before handing the pool to Paimon");
+      // Paimon, not only this module, calls addOwners: a Paimon that hands owners over at another
+      // moment than the one built with must fail the writer it builds, not account it to nobody
+      throw new BrokenWriterException(
+          "Paimon handed memory owners to the shared pool outside the building of a writer: call"
+              + " registering(table) before handing the pool to Paimon; this build supports the"
+              + " Paimon version it was built with only");
     }
     ownersByTable.put(registering, newOwners);
     registering = null;

@@ -58,8 +58,10 @@ public final class WriterPool implements AutoCloseable {
   /** The writer of {@code table}, opened on first use (on the table's latest schema). */
   public synchronized TableWriter writer(Identifier table) {
     if (closed) {
-      throw new IllegalStateException(
-          "The writer pool of '" + settings.commitUser() + "' is closed");
+      // a flush or commit that outlives the task's stop: its rows are uncommitted and are read
+      // again from the committed offsets by whoever writes next, as for any discarded writer
+      throw new BrokenWriterException(
+          "The writer pool of '" + settings.commitUser() + "' is closed; table " + table);
     }
     PooledTableWriter writer = writers.get(table);
     if (writer == null) {

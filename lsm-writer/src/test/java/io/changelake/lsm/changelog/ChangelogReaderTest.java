@@ -11,6 +11,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.compact.CompactionSettings;
 import io.changelake.lsm.compact.Compactor;
+import io.changelake.lsm.fault.Failure;
+import io.changelake.lsm.fault.Failures;
+import io.changelake.lsm.fault.LakeDataException;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.testing.LakeRows;
@@ -18,6 +21,7 @@ import io.changelake.lsm.testing.TestTables;
 import io.changelake.lsm.write.TableWriter;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.lsm.write.WriterSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.GenericRow;
@@ -891,6 +896,36 @@ class ChangelogReaderTest {
           .maintain(table("idle"));
 
       assertThat(table("idle").snapshotManager().earliestSnapshotId()).isEqualTo(4L);
+    }
+  }
+
+  @Test
+  void aSnapshotWhoseFilesWereDeletedFailsAsBrokenDataNamingTheTableAndTheMissingFile()
+      throws Exception {
+    FileStoreTable table = create("deleted", 1, ChangelogProducer.INPUT);
+    commit("deleted", insert(1, "a", 1L), insert(2, "b", 2L));
+    // what an over-eager cleanup outside the connector does
+    try (Stream<Path> files = Files.list(dir.resolve("warehouse/cdc.db/deleted/bucket-0"))) {
+      for (Path file : files.toList()) {
+        Files.delete(file);
+      }
+    }
+
+    try (ChangelogReader reader =
+        reader(table, new StartPosition.FromSnapshot(1), Optional.empty(), 10)) {
+      assertThatThrownBy(reader::poll)
+          .isInstanceOfSatisfying(
+              LakeDataException.class,
+              e -> {
+                assertThat(e.table()).isEqualTo("cdc.deleted");
+                assertThat(e.retriable()).isFalse();
+                assertThat(Failures.classify(e))
+                    .isInstanceOf(Failure.Terminal.class)
+                    .extracting(Failure::reason)
+                    .asString()
+                    .contains("a file of the table is missing or cut short");
+              })
+          .hasMessageContaining("Reading snapshot 1 of table cdc.deleted failed");
     }
   }
 }

@@ -5,7 +5,8 @@
  * validator, recommender and definition of an enum option ({@link
  * io.changelake.schema.config.EnumOption}), keys defined group by group ({@link
  * io.changelake.schema.config.OptionGroup}) and declared per-table key families ({@link
- * io.changelake.schema.config.PerTableKeys}).
+ * io.changelake.schema.config.PerTableKeys}), and the catalog and retry keys both connectors share
+ * ({@link io.changelake.schema.config.LakeOptions}, from lsm-writer's names and texts).
  *
  * <p>It lives in schema-evolution because that is the one module both connectors depend on that
  * already compiles against Kafka's {@code ConfigDef} (for {@code schema.evolution.*}); lsm-writer

@@ -75,8 +75,13 @@ public final class EvolutionPlanner {
       throw new IllegalArgumentException(
           "Table " + table + ": the record value schema must be a struct, got " + incoming);
     }
-    return new Planning(table, current, primaryKeys, incoming, incomingKey, policy).plan();
+    return new Planning(
+            table, current, primaryKeys, new RecordSchemas(incoming, incomingKey), policy)
+        .plan();
   }
+
+  /** The schemas of the records planned for: the value (a struct) and the key (may be null). */
+  private record RecordSchemas(Schema value, Schema key) {}
 
   /** One planning run; holds the plan as it grows. */
   private static final class Planning {
@@ -95,14 +100,13 @@ public final class EvolutionPlanner {
         Identifier table,
         RowType current,
         List<String> primaryKeys,
-        Schema incoming,
-        Schema incomingKey,
+        RecordSchemas incoming,
         EvolutionPolicy policy) {
       this.table = table;
       this.current = current;
       this.primaryKeys = new LinkedHashSet<>(primaryKeys);
-      this.incoming = incoming;
-      this.incomingKey = incomingKey;
+      this.incoming = incoming.value();
+      this.incomingKey = incoming.key();
       this.policy = policy;
     }
 
