@@ -8,6 +8,7 @@ import io.changelake.lsm.testing.TestTables;
 import io.changelake.sink.testing.InputShapes;
 import io.changelake.testkit.Change;
 import io.changelake.testkit.InputShape;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
@@ -30,29 +30,22 @@ final class SinkFixture implements AutoCloseable {
   static final String CONNECTOR_CLASS = "io.changelake.sink.ChangelakeSinkConnector";
   static final String DATABASE = "lake";
 
+  private final ConnectPlatform platform;
   final EmbeddedConnectCluster connect;
   final Path warehouse;
 
   SinkFixture(String name, Path warehouse) {
     this.warehouse = warehouse;
-    Map<String, String> worker = new HashMap<>();
-    worker.put("plugin.discovery", "service_load");
-    worker.put("key.converter", JsonConverter.class.getName());
-    worker.put("value.converter", JsonConverter.class.getName());
-    // Connect commits offsets rarely: the sink's own commits must make restarts exact
-    worker.put("offset.flush.interval.ms", "600000");
-    // topics.regex picks up new topics at the consumer's metadata refresh
-    worker.put("consumer.metadata.max.age.ms", "500");
-    Properties broker = new Properties();
-    broker.put("offsets.topic.replication.factor", "1");
-    connect =
-        new EmbeddedConnectCluster.Builder()
-            .name(name)
-            .numWorkers(1)
-            .workerProps(worker)
-            .brokerProps(broker)
-            .build();
-    connect.start();
+    platform =
+        ConnectPlatform.builder(name)
+            .jsonConverters()
+            // Connect commits offsets rarely: the sink's own commits must make restarts exact
+            .offsetFlushIntervalMs(600_000)
+            // topics.regex picks up new topics at the consumer's metadata refresh
+            .workerProp("consumer.metadata.max.age.ms", "500")
+            .brokerProp("offsets.topic.replication.factor", "1")
+            .start();
+    connect = platform.cluster();
   }
 
   /**
@@ -95,14 +88,7 @@ final class SinkFixture implements AutoCloseable {
 
   void startConnector(String name, Map<String, String> config) {
     connect.configureConnector(name, config);
-    try {
-      connect
-          .assertions()
-          .assertConnectorAndExactlyNumTasksAreRunning(name, 1, "connector did not start");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    platform.awaitRunningExactly(name, 1);
   }
 
   /**
@@ -218,6 +204,6 @@ final class SinkFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    connect.stop();
+    platform.close();
   }
 }

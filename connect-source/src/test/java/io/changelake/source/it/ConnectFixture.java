@@ -2,16 +2,13 @@ package io.changelake.source.it;
 
 import static org.awaitility.Awaitility.await;
 
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.json.JsonConverter;
@@ -21,6 +18,7 @@ import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 final class ConnectFixture implements AutoCloseable {
   static final String CONNECTOR_CLASS = "io.changelake.source.ChangelakeSourceConnector";
 
+  private final ConnectPlatform platform;
   final EmbeddedConnectCluster connect;
   private final JsonConverter keys = converter(true);
   private final JsonConverter values = converter(false);
@@ -49,33 +47,29 @@ final class ConnectFixture implements AutoCloseable {
   }
 
   ConnectFixture(boolean exactlyOnce) {
-    Map<String, String> worker = new HashMap<>();
-    worker.put("plugin.discovery", "service_load");
-    worker.put("key.converter", JsonConverter.class.getName());
-    worker.put("value.converter", JsonConverter.class.getName());
-    worker.put("offset.flush.interval.ms", "500");
+    ConnectPlatform.Builder builder =
+        ConnectPlatform.builder("changelake-source-" + (exactlyOnce ? "eos" : "plain"))
+            .workerProp("key.converter", JsonConverter.class.getName())
+            .workerProp("value.converter", JsonConverter.class.getName())
+            .offsetFlushIntervalMs(500)
+            .brokerProp("offsets.topic.replication.factor", "1")
+            // abort timed-out transactions within a second (default 10 s), as tests lower the
+            // timeout
+            .brokerProp("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000")
+            // a client quota measured over 2 s instead of 11: a throttled producer is held to its
+            // rate all along, not allowed a 10 s burst and then stalled for seconds in one send
+            .brokerProp("quota.window.num", "2")
+            .brokerProp("quota.window.size.seconds", "1");
     if (exactlyOnce) {
-      worker.put("exactly.once.source.support", "enabled");
+      builder.exactlyOnceSource();
+    } else {
+      // as before: the plain cluster's single broker holds the transaction log too
+      builder
+          .brokerProp("transaction.state.log.replication.factor", "1")
+          .brokerProp("transaction.state.log.min.isr", "1");
     }
-    Properties broker = new Properties();
-    // one broker: the transaction state log cannot have the default 3 replicas
-    broker.put("transaction.state.log.replication.factor", "1");
-    broker.put("transaction.state.log.min.isr", "1");
-    broker.put("offsets.topic.replication.factor", "1");
-    // abort timed-out transactions within a second (default 10 s), as tests lower the timeout
-    broker.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
-    // a client quota measured over 2 s instead of 11: a throttled producer is held to its rate
-    // all along, not allowed a 10 s burst and then stalled for seconds in one send
-    broker.put("quota.window.num", "2");
-    broker.put("quota.window.size.seconds", "1");
-    connect =
-        new EmbeddedConnectCluster.Builder()
-            .name("changelake-source-" + (exactlyOnce ? "eos" : "plain"))
-            .numWorkers(1)
-            .workerProps(worker)
-            .brokerProps(broker)
-            .build();
-    connect.start();
+    platform = builder.start();
+    connect = platform.cluster();
   }
 
   private static JsonConverter converter(boolean isKey) {
@@ -106,22 +100,11 @@ final class ConnectFixture implements AutoCloseable {
 
   /** Creates or updates a connector, retrying while the worker group rebalances (HTTP 409). */
   void configure(String name, Map<String, String> config) {
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .ignoreExceptionsInstanceOf(
-            org.apache.kafka.connect.runtime.rest.errors.ConnectRestException.class)
-        .until(() -> connect.configureConnector(name, config) != null);
+    platform.configure(name, config);
   }
 
   void awaitRunning(String name, int tasks) {
-    try {
-      connect
-          .assertions()
-          .assertConnectorAndExactlyNumTasksAreRunning(name, tasks, "connector did not start");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    platform.awaitRunningExactly(name, tasks);
   }
 
   /** Waits until {@code topic} holds at least {@code count} records, then returns them all. */
@@ -141,30 +124,13 @@ final class ConnectFixture implements AutoCloseable {
 
   /** Every record of {@code topic} now, in partition and offset order. */
   List<Event> readAll(String topic, String isolation) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     List<Event> events = new ArrayList<>();
     if (connect.kafka().describeTopics(topic).get(topic).isEmpty()) {
       return events;
     }
-    try (KafkaConsumer<byte[], byte[]> consumer = connect.kafka().createConsumer(props)) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic).stream()
-              .map(info -> new TopicPartition(topic, info.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("could not read " + topic + " to its end " + end);
-        }
-        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          events.add(decode(record));
-        }
-      }
+    for (ConsumerRecord<byte[], byte[]> record :
+        platform.readAll(topic, "read_committed".equals(isolation))) {
+      events.add(decode(record));
     }
     events.sort(
         (a, b) ->
@@ -187,6 +153,6 @@ final class ConnectFixture implements AutoCloseable {
 
   @Override
   public void close() {
-    connect.stop();
+    platform.close();
   }
 }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.configs.ConnectTestCluster;
 import io.changelake.lsm.catalog.CatalogCredentials;
 import io.changelake.sink.ChangelakeSinkConnector;
 import io.changelake.source.ChangelakeSourceConnector;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.Appender;
@@ -52,7 +51,7 @@ class SecretsHiddenByConnectTest {
   }
 
   private static final List<String> LOG = new CopyOnWriteArrayList<>();
-  private static EmbeddedConnectCluster connect;
+  private static ConnectPlatform connect;
   private static String url;
   private static Appender capture;
   private static Level rootLevel;
@@ -86,14 +85,14 @@ class SecretsHiddenByConnectTest {
     root.setLevel(Level.INFO);
     context.updateLoggers();
 
-    connect = ConnectTestCluster.start("secrets-test");
-    url = ConnectTestCluster.url(connect);
+    connect = ConnectPlatform.builder("secrets-test").offsetFlushIntervalMs(500).start();
+    url = connect.url();
   }
 
   @AfterAll
   static void stop() {
     if (connect != null) {
-      connect.stop();
+      connect.close();
     }
     LoggerContext context = (LoggerContext) LogManager.getContext(false);
     LoggerConfig root = context.getConfiguration().getRootLogger();
@@ -173,6 +172,7 @@ class SecretsHiddenByConnectTest {
     HttpResponse<String> created = put("connectors/secrets-sink/config", sinkConfig());
     assertThat(created.statusCode()).isEqualTo(201);
     connect
+        .cluster()
         .assertions()
         .assertConnectorAndExactlyNumTasksAreRunning("secrets-sink", 1, "the sink did not start");
     // the task has opened its catalog; its config log is written by then
@@ -180,7 +180,7 @@ class SecretsHiddenByConnectTest {
         .as("the capture sees the sink's config log, with the credential keys masked")
         .anyMatch(line -> line.contains("ChangelakeSinkConfig values"))
         .anyMatch(line -> line.contains("paimon.s3.secret-key = [hidden]"));
-    connect.deleteConnector("secrets-sink");
+    connect.delete("secrets-sink");
     for (String secret : SECRETS.values()) {
       assertThat(LOG).as("worker log lines").noneMatch(line -> line.contains(secret));
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.connect.ConnectPlatform;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,6 +1,6 @@
 package io.changelake.e2e.compare;
 
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,5 +1,6 @@
 package io.changelake.e2e.compare;
 
+import io.changelake.lsm.testing.LakeTableReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package io.changelake.e2e.compare;
 
 import io.changelake.e2e.compare.DbTableReader.Column;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;

@@ -1,6 +1,7 @@
 package io.changelake.e2e.compare;
 
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

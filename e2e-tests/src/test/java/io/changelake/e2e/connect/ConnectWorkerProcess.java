@@ -86,7 +86,7 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     try {
       Files.createDirectories(dir);
       int port = freePort();
-      Map<String, String> props = new HashMap<>(ConnectPlatform.workerProps());
+      Map<String, String> props = new HashMap<>(PluginWorkers.workerProps());
       props.put("bootstrap.servers", bootstrapServers);
       props.put("group.id", groupId);
       props.put("config.storage.topic", groupId + "-configs");

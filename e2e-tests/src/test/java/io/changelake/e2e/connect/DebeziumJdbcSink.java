@@ -1,6 +1,7 @@
 package io.changelake.e2e.connect;
 
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class DebeziumJdbcSink {
 
   /** The folder holding the unpacked {@code debezium-connector-jdbc} plugin. */
   public static Path pluginPath() {
-    return ConnectPlatform.folderFromProperty(
+    return PluginWorkers.folderFromProperty(
         PLUGIN_PATH_PROPERTY, "the unpacked debezium-connector-jdbc plugin archive");
   }
 
@@ -30,7 +31,7 @@ public final class DebeziumJdbcSink {
    * {@link ConnectPlatform#start(String, int, Map, java.util.Properties)}.
    */
   public static Map<String, String> workerProps() {
-    return Map.of("plugin.path", ConnectPlatform.pluginPath() + "," + pluginPath());
+    return Map.of("plugin.path", PluginWorkers.pluginPath() + "," + pluginPath());
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.changelake.e2e.connect;
 
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.util.HashMap;
 import java.util.Map;
 

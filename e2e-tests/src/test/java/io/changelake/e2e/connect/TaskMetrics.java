@@ -1,5 +1,6 @@
 package io.changelake.e2e.connect;
 
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.lang.management.ManagementFactory;
 import java.util.Set;
 import javax.management.MBeanServer;

@@ -1,6 +1,7 @@
 package io.changelake.e2e.connect;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

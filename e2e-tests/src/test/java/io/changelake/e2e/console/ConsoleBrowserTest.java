@@ -7,17 +7,18 @@ import io.changelake.configs.rest.ConnectEndpoint;
 import io.changelake.console.ConsoleSettings;
 import io.changelake.console.server.ConsoleServer;
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.testing.LakeRows;
+import io.changelake.lsm.testing.LakeTableReader;
 import io.changelake.lsm.testing.TestTables;
 import io.changelake.lsm.write.WriterPool;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ class ConsoleBrowserTest {
   @BeforeAll
   static void pipelineConsoleAndBrowser() {
     pg = PostgresServer.start();
-    connect = ConnectPlatform.start("console");
+    connect = PluginWorkers.start("console");
     pg.createDatabase(DB);
     pg.execute(
         DB,

@@ -2,9 +2,10 @@ package io.changelake.e2e.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +26,7 @@ class DebeziumOnPlatformTest {
   @BeforeAll
   static void start() {
     pg = PostgresServer.start();
-    connect = ConnectPlatform.start("harness");
+    connect = PluginWorkers.start("harness");
   }
 
   @AfterAll

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.e2e.connect.PluginWorkers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,7 +31,7 @@ class PluginArchiveTest {
   // a jar line of NOTICE: two-space indent, the file name, optionally its licence
   private static final Pattern NOTICE_JAR = Pattern.compile("^  (\\S+\\.jar)\\b.*$");
 
-  private final Path archive = ConnectPlatform.pluginFolder();
+  private final Path archive = PluginWorkers.pluginFolder();
 
   @Test
   void theFolderIsNamedAfterTheComponentAndVersionWithAHubManifest() throws IOException {
@@ -88,7 +88,7 @@ class PluginArchiveTest {
 
   @Test
   void theSha512FileNextToTheZipMatchesIt() throws Exception {
-    Path dir = ConnectPlatform.folderFromProperty("changelake.archive.dir", "the archive's folder");
+    Path dir = PluginWorkers.folderFromProperty("changelake.archive.dir", "the archive's folder");
     Path zip = dir.resolve("changelake-kafka-connect-" + VERSION + ".zip");
     String line = Files.readString(dir.resolve(zip.getFileName() + ".sha512")).trim();
     MessageDigest sha = MessageDigest.getInstance("SHA-512");

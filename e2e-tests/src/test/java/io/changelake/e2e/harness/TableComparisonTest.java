@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.compare.TableComparison.LakeTable;
 import io.changelake.e2e.fixtures.AllTypesTable;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -3,11 +3,11 @@ package io.changelake.e2e.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.ConnectWorkerProcess;
 import io.changelake.e2e.connect.DebeziumPostgres;
 import io.changelake.e2e.connect.TestBroker;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.changelake.e2e.postgres;
 
+import io.changelake.testkit.postgres.PostgresServer;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

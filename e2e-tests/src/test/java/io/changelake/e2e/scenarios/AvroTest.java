@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.DebeziumPostgres;
 import io.changelake.e2e.fixtures.AllTypesTable;
 import io.changelake.e2e.registry.ApicurioRegistry;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -2,8 +2,8 @@ package io.changelake.e2e.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.connect.ChangelakeConnectors;
+import io.changelake.lsm.testing.LakeTableReader;
 import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.testkit.Change;
 import io.changelake.testkit.DebeziumTable;
@@ -164,7 +164,7 @@ class BadInputTest extends PipelineTestBase {
 
     List<Map<String, Object>> rows =
         LakeTableReader.read(
-            io.changelake.e2e.compare.LakeTableReader.fileWarehouse(warehouse),
+            io.changelake.lsm.testing.LakeTableReader.fileWarehouse(warehouse),
             "s11strict",
             "goods");
     assertThat(rows)

@@ -5,10 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumEnvelopes;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ class CliDistributionTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path dist = ConnectPlatform.folderFromProperty("changelake.cli.dist.dir", "the CLI's target");
+    Path dist = PluginWorkers.folderFromProperty("changelake.cli.dist.dir", "the CLI's target");
     String version = System.getProperty("changelake.version");
     Path rest = dist.resolve("changelake-cli-" + version + ".tar.gz");
     Path lake = dist.resolve("changelake-cli-lake-" + version + ".tar.gz");
@@ -49,7 +50,7 @@ class CliDistributionTest {
     Path both = untar(dir.resolve("with-lake"), rest);
     untar(both, lake);
     withLake = both.resolve("changelake-cli-" + version);
-    platform = ConnectPlatform.start("cli-distribution");
+    platform = PluginWorkers.start("cli-distribution");
   }
 
   @AfterAll

@@ -9,7 +9,7 @@ import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.ConnectWorkerProcess;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

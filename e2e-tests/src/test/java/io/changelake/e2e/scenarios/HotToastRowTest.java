@@ -82,7 +82,7 @@ class HotToastRowTest extends PipelineTestBase {
 
   private static long snapshotCount(String db, String table) throws Exception {
     Map<String, String> options =
-        new HashMap<>(io.changelake.e2e.compare.LakeTableReader.fileWarehouse(warehouse));
+        new HashMap<>(io.changelake.lsm.testing.LakeTableReader.fileWarehouse(warehouse));
     options.put("cache-enabled", "false");
     try (Catalog catalog =
         CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options)))) {

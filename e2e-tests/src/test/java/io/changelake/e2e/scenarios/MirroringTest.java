@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changelake.e2e.compare.DbTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumJdbcSink;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -70,7 +71,7 @@ class MirroringTest {
   static void startPlatform() {
     pg = PostgresServer.start();
     connect =
-        ConnectPlatform.start("e2e-mirror", 1, DebeziumJdbcSink.workerProps(), new Properties());
+        PluginWorkers.start("e2e-mirror", 1, DebeziumJdbcSink.workerProps(), new Properties());
   }
 
   @AfterAll

@@ -3,8 +3,8 @@ package io.changelake.e2e.scenarios;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.paimon13.TableDump;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -10,9 +10,9 @@ import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.DebeziumPostgres;
 import io.changelake.e2e.connect.TaskStateWatch;
 import io.changelake.e2e.postgres.ChangeLoad;
-import io.changelake.e2e.postgres.PostgresServer;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.testing.S3ProxyServer;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ class OutageTest {
   static PostgresServer pg;
   static PostgresServer catalogPg;
   static S3ProxyServer s3;
-  static io.changelake.e2e.connect.ConnectPlatform connect;
+  static io.changelake.testkit.connect.ConnectPlatform connect;
 
   @BeforeAll
   static void start() throws IOException {
@@ -61,7 +61,7 @@ class OutageTest {
     catalogPg = PostgresServer.start();
     s3 = S3ProxyServer.start(dir);
     s3.createBucket(BUCKET);
-    connect = io.changelake.e2e.connect.ConnectPlatform.start("outage");
+    connect = io.changelake.e2e.connect.PluginWorkers.start("outage");
   }
 
   @AfterAll

@@ -1,12 +1,13 @@
 package io.changelake.e2e.scenarios;
 
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.compare.TableComparison.LakeTable;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +31,7 @@ abstract class PipelineTestBase {
   @BeforeAll
   static void startPlatform() {
     pg = PostgresServer.start();
-    connect = ConnectPlatform.start("e2e");
+    connect = PluginWorkers.start("e2e");
   }
 
   @AfterAll

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changelake.e2e.compare.DbTableReader;
 import io.changelake.e2e.compare.LakeChangelog;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.VersionedChangelog;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -7,12 +7,12 @@ import io.changelake.e2e.compare.SnapshotAudit;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.compare.TableComparison.LakeTable;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.e2e.connect.PluginWorkers;
 import io.changelake.e2e.connect.TaskMetrics;
-import io.changelake.e2e.postgres.PostgresServer;
 import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.testing.S3ProxyServer;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -665,7 +665,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   }
 
   private static List<String> pluginLibraries() throws IOException {
-    try (Stream<Path> files = Files.walk(ConnectPlatform.pluginPath())) {
+    try (Stream<Path> files = Files.walk(PluginWorkers.pluginPath())) {
       return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".jar")).toList();
     }
   }

@@ -2,7 +2,7 @@ package io.changelake.e2e.scenarios;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changelake.e2e.compare.LakeTableReader;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.util.Map;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypes;

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.changelake.e2e.changelog.ChangelogReplay;
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -52,7 +53,7 @@ class SourceResplitTest {
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");
     connect =
-        ConnectPlatform.start(
+        PluginWorkers.start(
             "e2e-resplit", 1, Map.of("exactly.once.source.support", "enabled"), broker);
   }
 

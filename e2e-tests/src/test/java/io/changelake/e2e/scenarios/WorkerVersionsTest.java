@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.ConnectWorkerProcess;
 import io.changelake.e2e.connect.DebeziumEnvelopes;
 import io.changelake.e2e.connect.DocumentedMetrics;
+import io.changelake.e2e.connect.PluginWorkers;
 import io.changelake.e2e.connect.TestBroker;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -68,7 +69,7 @@ class WorkerVersionsTest {
 
   @Test
   void onAConnect39WorkerSinkAndSourceRunAndPublishTheirMetricsThroughJmx() throws Exception {
-    Path lib = ConnectPlatform.folderFromProperty("changelake.connect39.lib", "a Connect 3.9 lib");
+    Path lib = PluginWorkers.folderFromProperty("changelake.connect39.lib", "a Connect 3.9 lib");
     Path logConfig = dir.resolve("log4j-39.properties");
     try (Writer w = Files.newBufferedWriter(logConfig)) {
       w.write(

@@ -3,12 +3,13 @@ package io.changelake.e2e.scenarios;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changelake.e2e.compare.DbTableReader;
-import io.changelake.e2e.compare.LakeTableReader;
 import io.changelake.e2e.compare.TableComparison;
 import io.changelake.e2e.connect.ChangelakeConnectors;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.e2e.connect.PluginWorkers;
+import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ class ZstdCoexistenceTest {
   void zstdTopicsAndZstdParquetCoexistUnderPluginIsolation() throws Exception {
     try (PostgresServer pg = PostgresServer.start();
         ConnectPlatform connect =
-            ConnectPlatform.start(
+            PluginWorkers.start(
                 "zstd", 1, Map.of("producer.compression.type", "zstd"), new Properties())) {
       pg.createDatabase("zs");
       pg.execute(

@@ -11,10 +11,7 @@ import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.Timestamp;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.source.Split;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.RowKind;
 import org.apache.paimon.types.RowType;
@@ -24,7 +21,8 @@ import org.apache.paimon.types.RowType;
  * friends from {@code String}, {@code Integer}, {@code Long}, {@code Double}, {@code Boolean},
  * {@code BigDecimal}, {@code LocalDateTime} and {@code byte[]}; read a table back with {@link
  * #read} as lists of the same Java types (strings as {@code String}), sorted so that comparisons do
- * not depend on file order.
+ * not depend on file order. Dates, times, arrays, maps and nested rows stay Paimon's values here;
+ * {@link LakeTableReader} (same scan) gives them as engines show them, by column name.
  */
 public final class LakeRows {
   private LakeRows() {}
@@ -55,12 +53,10 @@ public final class LakeRows {
 
   /** The current rows of {@code table} (merged by primary key), sorted by their text form. */
   public static List<List<Object>> read(Table table) {
-    ReadBuilder builder = table.newReadBuilder();
-    List<Split> splits = builder.newScan().plan().splits();
-    List<List<Object>> rows = new ArrayList<>();
     RowType rowType = table.rowType();
-    try (RecordReader<InternalRow> reader = builder.newRead().createReader(splits)) {
-      reader.forEachRemaining(row -> rows.add(toJava(row, rowType)));
+    List<List<Object>> rows;
+    try {
+      rows = new ArrayList<>(LakeTableReader.scan(table, row -> toJava(row, rowType)));
     } catch (Exception e) {
       throw new IllegalStateException("Cannot read table " + table.name(), e);
     }

@@ -3,13 +3,12 @@ package io.changelake.configs.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.changelake.configs.ConnectTestCluster;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,20 +16,20 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI against a real in-process Connect cluster: what a user sees, and the exit codes. */
 class CliAgainstConnectTest {
-  private static EmbeddedConnectCluster connect;
+  private static ConnectPlatform connect;
   private static String url;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startConnect() {
-    connect = ConnectTestCluster.start("cli-test");
-    url = ConnectTestCluster.url(connect);
+    connect = ConnectPlatform.builder("cli-test").offsetFlushIntervalMs(500).start();
+    url = connect.url();
   }
 
   @AfterAll
   static void stopConnect() {
-    connect.stop();
+    connect.close();
   }
 
   private Path file(String name, String topic, String extra) throws IOException {
@@ -104,7 +103,8 @@ class CliAgainstConnectTest {
         .contains("task 0   RUNNING");
     await()
         .atMost(Duration.ofSeconds(30))
-        .until(() -> connect.kafka().endOffset(new TopicPartition("counting-topic", 0)) > 3);
+        .until(
+            () -> connect.cluster().kafka().endOffset(new TopicPartition("counting-topic", 0)) > 3);
 
     CliRun second = cli("deploy", file.toString(), "--settle", "1s");
     assertThat(second.exitCode()).as(second.all()).isEqualTo(ExitCodes.OK);

@@ -2,8 +2,9 @@ package io.changelake.e2e.bench;
 
 import io.changelake.e2e.bench.Sinks.Converter;
 import io.changelake.e2e.bench.Sinks.Kind;
-import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.e2e.connect.PluginWorkers;
 import io.changelake.e2e.registry.ApicurioRegistry;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -71,13 +72,13 @@ class ChangelakeBenchmark {
       results.failed(SINK, "iceberg", e);
     }
     Map<String, String> worker = new HashMap<>();
-    worker.put("plugin.path", ConnectPlatform.pluginPath() + "," + plugins);
+    worker.put("plugin.path", PluginWorkers.pluginPath() + "," + plugins);
     Properties broker = new Properties();
     broker.put("transaction.state.log.replication.factor", "1");
     broker.put("transaction.state.log.min.isr", "1");
     broker.put("offsets.topic.replication.factor", "1");
     broker.put("log.retention.bytes", "-1");
-    platform = ConnectPlatform.start("bench", 1, worker, broker);
+    platform = PluginWorkers.start("bench", 1, worker, broker);
     loader = new TopicLoader(platform.bootstrapServers());
     runner = new SinkRunner(platform);
   }
@@ -568,8 +569,8 @@ class ChangelakeBenchmark {
       return;
     }
     Path warehouse = settings.workDir().resolve("warehouse").resolve("latency");
-    try (io.changelake.e2e.postgres.PostgresServer pg =
-        io.changelake.e2e.postgres.PostgresServer.start()) {
+    try (io.changelake.testkit.postgres.PostgresServer pg =
+        io.changelake.testkit.postgres.PostgresServer.start()) {
       LatencyProbe.Outcome outcome =
           new LatencyProbe(platform, loader, runner)
               .run(
@@ -769,7 +770,7 @@ class ChangelakeBenchmark {
    * module's classpath); Kafka and Jackson classes come from the test classpath, as on a worker.
    */
   static org.apache.kafka.connect.storage.Converter cachingConverter() {
-    try (Stream<Path> jars = Files.list(ConnectPlatform.pluginFolder().resolve("lib"))) {
+    try (Stream<Path> jars = Files.list(PluginWorkers.pluginFolder().resolve("lib"))) {
       Path sinkJar =
           jars.filter(p -> p.getFileName().toString().startsWith("connect-sink-"))
               .findFirst()

@@ -1,6 +1,6 @@
 package io.changelake.e2e.bench;
 
-import io.changelake.e2e.compare.LakeTableReader;
+import io.changelake.lsm.testing.LakeTableReader;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

@@ -2,9 +2,9 @@ package io.changelake.e2e.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.changelake.e2e.connect.ConnectPlatform;
 import io.changelake.e2e.connect.DebeziumPostgres;
-import io.changelake.e2e.postgres.PostgresServer;
+import io.changelake.testkit.connect.ConnectPlatform;
+import io.changelake.testkit.postgres.PostgresServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

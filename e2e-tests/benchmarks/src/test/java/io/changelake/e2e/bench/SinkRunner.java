@@ -1,6 +1,6 @@
 package io.changelake.e2e.bench;
 
-import io.changelake.e2e.connect.ConnectPlatform;
+import io.changelake.testkit.connect.ConnectPlatform;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;

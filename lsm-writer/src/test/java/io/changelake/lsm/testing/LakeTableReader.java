@@ -1,4 +1,4 @@
-package io.changelake.e2e.compare;
+package io.changelake.lsm.testing;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -33,7 +34,8 @@ import org.apache.paimon.types.RowType;
  * Reads the current state of a Paimon table the way an engine would (latest snapshot, merged), as
  * plain Java values: strings, {@link BigDecimal}, {@link LocalDate}, {@link LocalTime}, {@code
  * LocalDateTime}/{@code Instant}, byte arrays, lists and maps. Opens a fresh, uncached catalog per
- * read so schema changes are always seen.
+ * read so schema changes are always seen. The one place tests scan a table: {@link LakeRows} reads
+ * through {@link #scan} too, with its own (positional) view of the values.
  */
 public final class LakeTableReader {
   private LakeTableReader() {}
@@ -105,31 +107,42 @@ public final class LakeTableReader {
     for (int i = 0; i < rowType.getFieldCount(); i++) {
       getters.add(InternalRow.createFieldGetter(rowType.getTypeAt(i), i));
     }
+    return scan(
+        t,
+        row -> {
+          Map<String, Object> values = new LinkedHashMap<>();
+          for (int i = 0; i < rowType.getFieldCount(); i++) {
+            DataField f = rowType.getFields().get(i);
+            values.put(f.name(), toJava(f.type(), getters.get(i).getFieldOrNull(row)));
+          }
+          return values;
+        });
+  }
+
+  /**
+   * Every current row of {@code t} (latest snapshot, merged by primary key) through {@code
+   * convert}, in file order. The converter must copy what it keeps: the reader reuses rows.
+   */
+  public static <T> List<T> scan(Table t, Function<InternalRow, T> convert)
+      throws java.io.IOException {
     ReadBuilder rb = t.newReadBuilder();
-    List<Map<String, Object>> rows = new ArrayList<>();
+    List<T> rows = new ArrayList<>();
     try (RecordReader<InternalRow> reader =
         rb.newRead().createReader(rb.newScan().plan().splits())) {
-      reader.forEachRemaining(
-          row -> {
-            Map<String, Object> values = new LinkedHashMap<>();
-            for (int i = 0; i < rowType.getFieldCount(); i++) {
-              DataField f = rowType.getFields().get(i);
-              values.put(f.name(), toJava(f.type(), getters.get(i).getFieldOrNull(row)));
-            }
-            rows.add(values);
-          });
+      reader.forEachRemaining(row -> rows.add(convert.apply(row)));
     }
     return rows;
   }
 
   /** Signals that the table does not exist (yet). */
   public static final class TableMissing extends RuntimeException {
-    TableMissing(String name) {
+    public TableMissing(String name) {
       super("lake table " + name + " does not exist");
     }
   }
 
-  static Object toJava(DataType type, Object v) {
+  /** A Paimon internal value of {@code type} as the plain Java value an engine shows. */
+  public static Object toJava(DataType type, Object v) {
     if (v == null) {
       return null;
     }

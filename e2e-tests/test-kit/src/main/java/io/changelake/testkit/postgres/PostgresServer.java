@@ -1,4 +1,4 @@
-package io.changelake.e2e.postgres;
+package io.changelake.testkit.postgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
-package io.changelake.e2e.connect;
+package io.changelake.testkit.connect;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,111 +13,115 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
+import org.apache.kafka.connect.runtime.rest.errors.ConnectRestException;
 import org.apache.kafka.connect.util.clusters.EmbeddedConnectCluster;
 
 /**
- * One Kafka broker and Connect workers in this JVM, with the built Changelake plugin archive on
- * {@code plugin.path} (Debezium comes from the test classpath). Start one per test class: a cluster
- * takes several seconds to start.
+ * One Kafka broker and Connect workers in this JVM, started per test class (a cluster takes several
+ * seconds to start). Every worker discovers plugins with {@code plugin.discovery=service_load}; the
+ * rest is chosen by the caller through {@link #builder}: the connectors on the class path (module
+ * tests) or on a {@code plugin.path} (e2e-tests, which install the built plugin archive).
+ * EmbeddedConnectCluster binds broker and workers to the loopback interface only.
  */
 public final class ConnectPlatform implements AutoCloseable {
-  /** The system property surefire sets to the folder the plugin archive was unpacked into. */
-  public static final String PLUGIN_PATH_PROPERTY = "changelake.plugin.path";
-
   private final EmbeddedConnectCluster cluster;
 
   private ConnectPlatform(EmbeddedConnectCluster cluster) {
     this.cluster = cluster;
   }
 
-  public static ConnectPlatform start(String name) {
-    return start(name, 1, Map.of(), new Properties());
+  /** A cluster named {@code name} (it names the workers' internal topics and threads). */
+  public static Builder builder(String name) {
+    return new Builder(name);
   }
 
   /**
-   * Starts a broker and {@code workers} Connect workers.
-   *
-   * @param extraWorkerProps added to (and winning over) {@link #workerProps()}
-   * @param brokerProps broker settings
+   * The knobs module and e2e tests turn; everything not set is EmbeddedConnectCluster's default.
    */
-  public static ConnectPlatform start(
-      String name, int workers, Map<String, String> extraWorkerProps, Properties brokerProps) {
+  public static final class Builder {
+    private final String name;
+    private int workers = 1;
     // EmbeddedConnectCluster puts into this map: it must be mutable.
-    Map<String, String> props = new HashMap<>(workerProps());
-    props.putAll(extraWorkerProps);
-    EmbeddedConnectCluster cluster =
-        new EmbeddedConnectCluster.Builder()
-            .name(name)
-            .numWorkers(workers)
-            .numBrokers(1)
-            .workerProps(props)
-            .brokerProps(brokerProps)
-            .build();
-    cluster.start();
-    return new ConnectPlatform(cluster);
-  }
+    private final Map<String, String> workerProps = new HashMap<>();
+    private final Properties brokerProps = new Properties();
 
-  /** Worker settings every test worker shares, in-process or in its own JVM. */
-  public static Map<String, String> workerProps() {
-    Map<String, String> props = new HashMap<>();
-    props.put("plugin.discovery", "service_load");
-    props.put("plugin.path", pluginPath().toString());
-    props.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    props.put("key.converter.schemas.enable", "true");
-    props.put("value.converter.schemas.enable", "true");
-    // sinks commit on every offset flush: keep the loop short so tests see data quickly
-    props.put("offset.flush.interval.ms", "1000");
-    // keep the producer buffers of many tasks small inside a 1 GB test heap
-    props.put("producer.buffer.memory", String.valueOf(16 * 1024 * 1024));
-    props.put("task.shutdown.graceful.timeout.ms", "10000");
-    // sinks subscribe with topics.regex before Debezium creates the topic of a table that had no
-    // rows yet: see new topics in seconds, not after the default 5 minutes
-    props.put("consumer.metadata.max.age.ms", "3000");
-    // tasks of a worker that left move on within seconds, not after the default 5 minutes
-    props.put("scheduled.rebalance.max.delay.ms", "2000");
-    return props;
-  }
-
-  /** The folder holding the unpacked Changelake plugin archive. */
-  public static Path pluginPath() {
-    return folderFromProperty(PLUGIN_PATH_PROPERTY, "the unpacked plugin archive");
-  }
-
-  /**
-   * The unpacked archive itself ({@code changelake-kafka-connect-<version>}, Confluent Hub's
-   * layout: {@code manifest.json}, {@code lib/}, {@code etc/}, {@code doc/}) inside {@link
-   * #pluginPath()}.
-   */
-  public static Path pluginFolder() {
-    Path folder =
-        pluginPath()
-            .resolve("changelake-kafka-connect-" + System.getProperty("changelake.version"));
-    if (!Files.isDirectory(folder)) {
-      throw new IllegalStateException(
-          folder
-              + " is missing: the plugin archive was not unpacked; run mvn -pl e2e-tests verify");
+    private Builder(String name) {
+      this.name = name;
+      // scanning every jar for plugins costs seconds per worker; all our plugins declare services
+      workerProps.put("plugin.discovery", "service_load");
     }
-    return folder;
-  }
 
-  /**
-   * The existing folder a system property set by e2e-tests/pom.xml names, with a fix when it is
-   * missing (the test was started outside Maven).
-   */
-  public static Path folderFromProperty(String property, String what) {
-    String path = System.getProperty(property);
-    if (path == null || !Files.isDirectory(Path.of(path))) {
-      throw new IllegalStateException(
-          "system property "
-              + property
-              + " must name "
-              + what
-              + " (got "
-              + path
-              + "); run the tests through Maven: mvn -pl e2e-tests verify");
+    /** How many Connect workers join the group (default one). */
+    public Builder workers(int workers) {
+      this.workers = workers;
+      return this;
     }
-    return Path.of(path);
+
+    /** A worker setting (wins over the kit's and earlier ones). */
+    public Builder workerProp(String key, String value) {
+      workerProps.put(key, value);
+      return this;
+    }
+
+    /** Worker settings (win over the kit's and earlier ones). */
+    public Builder workerProps(Map<String, String> props) {
+      workerProps.putAll(props);
+      return this;
+    }
+
+    /**
+     * Keys and values as JSON with schemas, what Debezium's PostgreSQL connector writes with its
+     * usual settings (EmbeddedConnectCluster's default is the StringConverter).
+     */
+    public Builder jsonConverters() {
+      workerProps.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
+      workerProps.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
+      workerProps.put("key.converter.schemas.enable", "true");
+      workerProps.put("value.converter.schemas.enable", "true");
+      return this;
+    }
+
+    /** How often workers commit offsets; sinks commit on every offset flush. */
+    public Builder offsetFlushIntervalMs(long ms) {
+      return workerProp("offset.flush.interval.ms", String.valueOf(ms));
+    }
+
+    /**
+     * Exactly-once source support on the workers, with the transaction state log a single broker
+     * can hold.
+     */
+    public Builder exactlyOnceSource() {
+      workerProp("exactly.once.source.support", "enabled");
+      // one broker: the transaction state log cannot have the default 3 replicas
+      brokerProp("transaction.state.log.replication.factor", "1");
+      return brokerProp("transaction.state.log.min.isr", "1");
+    }
+
+    /** A broker setting. */
+    public Builder brokerProp(String key, String value) {
+      brokerProps.put(key, value);
+      return this;
+    }
+
+    /** Broker settings. */
+    public Builder brokerProps(Properties props) {
+      brokerProps.putAll(props);
+      return this;
+    }
+
+    /** Starts the broker and the workers; returns once the workers joined. */
+    public ConnectPlatform start() {
+      EmbeddedConnectCluster cluster =
+          new EmbeddedConnectCluster.Builder()
+              .name(name)
+              .numWorkers(workers)
+              .numBrokers(1)
+              .workerProps(new HashMap<>(workerProps))
+              .brokerProps(brokerProps)
+              .build();
+      cluster.start();
+      return new ConnectPlatform(cluster);
+    }
   }
 
   public EmbeddedConnectCluster cluster() {
@@ -126,6 +130,11 @@ public final class ConnectPlatform implements AutoCloseable {
 
   public String bootstrapServers() {
     return cluster.kafka().bootstrapServers();
+  }
+
+  /** The REST URL of the first worker. */
+  public String url() {
+    return cluster.workers().iterator().next().url().toString();
   }
 
   public void createTopic(String topic, int partitions) {
@@ -138,6 +147,15 @@ public final class ConnectPlatform implements AutoCloseable {
     awaitRunning(name, tasks);
   }
 
+  /** Creates or updates a connector, retrying while the worker group rebalances (HTTP 409). */
+  public void configure(String name, Map<String, String> config) {
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(ConnectRestException.class)
+        .until(() -> cluster.configureConnector(name, config) != null);
+  }
+
+  /** Waits until the connector and at least {@code tasks} of its tasks run. */
   public void awaitRunning(String name, int tasks) {
     try {
       cluster
@@ -149,6 +167,18 @@ public final class ConnectPlatform implements AutoCloseable {
       throw new IllegalStateException(e);
     } catch (AssertionError e) {
       throw new AssertionError(e.getMessage() + "\nstatus: " + describe(name), e);
+    }
+  }
+
+  /** Waits until the connector and exactly {@code tasks} tasks run. */
+  public void awaitRunningExactly(String name, int tasks) {
+    try {
+      cluster
+          .assertions()
+          .assertConnectorAndExactlyNumTasksAreRunning(name, tasks, "connector did not start");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 
