@@ -154,7 +154,15 @@ public final class ChangelakeSinkTask extends SinkTask {
                 config.writerMemoryBytes(),
                 config.writerIdleTimeout()));
     pipeline.lake(new RecordPipeline.Lake(catalog, pool, new TableProvisioner(catalog)));
-    compaction = new CompactionScheduler(config, catalog, taskId, taskCount, users, metrics);
+    compaction =
+        new CompactionScheduler(
+            config,
+            catalog,
+            taskId,
+            taskCount,
+            users,
+            metrics,
+            CompactionScheduler.COMPACT_AND_MAINTAIN);
     compaction.start();
   }
 

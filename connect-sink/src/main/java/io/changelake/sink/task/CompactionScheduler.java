@@ -71,26 +71,13 @@ final class CompactionScheduler implements AutoCloseable {
   private final Map<Identifier, Boolean> takenOver = new HashMap<>();
   private boolean listingFailed;
 
-  CompactionScheduler(
-      ChangelakeSinkConfig config,
-      Catalog catalog,
-      int taskId,
-      int taskCount,
-      CommitUsers users,
-      SinkMetrics metrics) {
-    this(
-        config,
-        catalog,
-        taskId,
-        taskCount,
-        users,
-        metrics,
-        (compactor, table, full) -> {
-          CompactionResult result = compactor.compact(table, full);
-          compactor.maintain(table);
-          return result;
-        });
-  }
+  /** What a task does to each table it owns: compacts it, then expires and cleans it. */
+  static final TableCompaction COMPACT_AND_MAINTAIN =
+      (compactor, table, full) -> {
+        CompactionResult result = compactor.compact(table, full);
+        compactor.maintain(table);
+        return result;
+      };
 
   CompactionScheduler(
       ChangelakeSinkConfig config,

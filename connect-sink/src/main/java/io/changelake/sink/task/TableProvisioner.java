@@ -110,22 +110,14 @@ final class TableProvisioner {
       }
     }
     RowType columns = TypeMapping.toRowType(rowSchema);
-    for (String column : primaryKeys) {
-      if (columns.getFieldIndex(column) < 0) {
-        throw new RecordException(
-            "Primary key or partition column '"
-                + column
-                + "' of table "
-                + id.getFullName()
-                + " is not a field of the record value "
-                + rowSchema.fields().stream().map(Field::name).toList()
-                + "; fix table."
-                + settings.name()
-                + ".primary-key-fields / partition-keys",
-            column,
-            null);
-      }
-    }
+    requireFields(
+        id,
+        settings,
+        rowSchema,
+        columns,
+        primaryKeys,
+        "Primary key or partition",
+        "primary-key-fields / partition-keys");
     // only key columns are NOT NULL: deletes carry the key alone, and columns added later must
     // not make older rows invalid
     List<DataField> fields = new ArrayList<>();
@@ -187,15 +179,22 @@ final class TableProvisioner {
   }
 
   /**
-   * An append-only change table for records without a key: every column nullable, plus the
-   * operation and the source position of each change.
+   * Fails, naming the option to fix, when a column the table settings require ({@code what}: key or
+   * partition columns) is not a field of the record value.
    */
-  private static TableSpec appendSpec(Identifier id, TableSettings settings, Schema rowSchema) {
-    RowType columns = TypeMapping.toRowType(rowSchema);
-    for (String column : settings.partitionKeys()) {
+  private static void requireFields(
+      Identifier id,
+      TableSettings settings,
+      Schema rowSchema,
+      RowType columns,
+      List<String> required,
+      String what,
+      String options) {
+    for (String column : required) {
       if (columns.getFieldIndex(column) < 0) {
         throw new RecordException(
-            "Partition column '"
+            what
+                + " column '"
                 + column
                 + "' of table "
                 + id.getFullName()
@@ -203,11 +202,22 @@ final class TableProvisioner {
                 + rowSchema.fields().stream().map(Field::name).toList()
                 + "; fix table."
                 + settings.name()
-                + ".partition-keys",
+                + "."
+                + options,
             column,
             null);
       }
     }
+  }
+
+  /**
+   * An append-only change table for records without a key: every column nullable, plus the
+   * operation and the source position of each change.
+   */
+  private static TableSpec appendSpec(Identifier id, TableSettings settings, Schema rowSchema) {
+    RowType columns = TypeMapping.toRowType(rowSchema);
+    requireFields(
+        id, settings, rowSchema, columns, settings.partitionKeys(), "Partition", "partition-keys");
     List<DataField> fields = new ArrayList<>();
     for (DataField f : columns.getFields()) {
       // partition columns must not be null in Paimon; everything else may be (deletes of a source

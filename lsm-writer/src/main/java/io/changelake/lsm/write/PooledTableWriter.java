@@ -817,29 +817,26 @@ final class PooledTableWriter implements TableWriter {
     Exception first = null;
     for (TableWriteImpl<?> generation : other == null ? List.of(write) : List.of(write, other)) {
       memory.unregister(generation);
-      try {
-        generation.close();
-      } catch (Exception e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
+      first = closeKeepingFirstFailure(generation, first);
     }
     other = null;
-    try {
-      commit.close();
-    } catch (Exception e) {
-      if (first == null) {
-        first = e;
-      } else {
-        first.addSuppressed(e);
-      }
-    }
+    first = closeKeepingFirstFailure(commit, first);
     if (first != null) {
       throw first;
     }
+  }
+
+  /** Closes {@code resource}; returns the first failure so far, later ones suppressed in it. */
+  private static Exception closeKeepingFirstFailure(AutoCloseable resource, Exception first) {
+    try {
+      resource.close();
+    } catch (Exception e) {
+      if (first == null) {
+        return e;
+      }
+      first.addSuppressed(e);
+    }
+    return first;
   }
 
   private void checkUsable() {

@@ -107,6 +107,10 @@ public final class PostgresServer implements AutoCloseable {
         conf,
         StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.APPEND);
+    startServer();
+  }
+
+  private void startServer() {
     runAsPostgres(
         BIN.resolve("pg_ctl").toString(),
         "-D",
@@ -136,16 +140,7 @@ public final class PostgresServer implements AutoCloseable {
 
   /** Starts the stopped server again on the same port and data; returns once it accepts. */
   public void restart() {
-    runAsPostgres(
-        BIN.resolve("pg_ctl").toString(),
-        "-D",
-        dataDir.toString(),
-        "-l",
-        root.resolve("server.log").toString(),
-        "-w",
-        "-t",
-        "60",
-        "start");
+    startServer();
   }
 
   public String host() {
