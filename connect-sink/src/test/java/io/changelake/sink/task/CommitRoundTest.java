@@ -77,6 +77,27 @@ class CommitRoundTest {
     return task;
   }
 
+  /**
+   * With a round in flight up to offset 12: offsets 12 to 16 are consumed all the same, while
+   * {@code table} holds nothing yet and nothing is reported committed.
+   */
+  private void assertReadsOnWhileTheRoundIsInFlight(
+      ChangelakeSinkTask task, InputShape shape, String table) throws Exception {
+    CompletableFuture.runAsync(() -> task.put(records(shape, 12, 16))).get(120, TimeUnit.SECONDS);
+    assertThat(task.processedPositions()).containsEntry(SOURCE_PARTITION, 16L);
+    assertThat(rows(table)).as("the round has not landed").isEmpty();
+    assertThat(task.preCommit(ASKED)).as("nothing committed is reported").isEmpty();
+  }
+
+  /** Waits until the round landed, then requires exactly its position to be reported. */
+  private static void assertReportsOnceLanded(ChangelakeSinkTask task, long position) {
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !task.preCommit(ASKED).isEmpty());
+    assertThat(task.preCommit(ASKED)).isEqualTo(Map.of(PARTITION, new OffsetAndMetadata(position)));
+  }
+
   // shapes whose records name their table (routed by ${source.table}), all with a sequence.field:
   // their round flushes on the committer thread while a second writer generation takes rows
   @ParameterizedTest
@@ -94,19 +115,12 @@ class CommitRoundTest {
       task.put(records(shape, 10, 12));
 
       // the task is not blocked by the round: the next batch is consumed while it is in flight
-      CompletableFuture.runAsync(() -> task.put(records(shape, 12, 16))).get(120, TimeUnit.SECONDS);
-      assertThat(task.processedPositions()).containsEntry(SOURCE_PARTITION, 16L);
-      assertThat(rows("t1")).as("the round has not landed").isEmpty();
-      assertThat(task.preCommit(ASKED)).as("nothing committed is reported").isEmpty();
+      assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
     } finally {
       committer.countDown();
     }
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> !task.preCommit(ASKED).isEmpty());
     // the round's positions, not those processed after its seal
-    assertThat(task.preCommit(ASKED)).isEqualTo(Map.of(PARTITION, new OffsetAndMetadata(12)));
+    assertReportsOnceLanded(task, 12);
     assertThat(rows("t1")).containsExactly(values(1, 6L));
     assertThat(rows("t2")).containsExactly(values(1, 6L));
 
@@ -200,18 +214,11 @@ class CommitRoundTest {
       assertThat(tableOptions("payments"))
           .containsEntry("sequence.field", "_changelake_source_position,_changelake_kafka_offset");
 
-      CompletableFuture.runAsync(() -> task.put(records(shape, 12, 16))).get(120, TimeUnit.SECONDS);
-      assertThat(task.processedPositions()).containsEntry(SOURCE_PARTITION, 16L);
-      assertThat(rows("payments")).as("the round has not landed").isEmpty();
-      assertThat(task.preCommit(ASKED)).isEmpty();
+      assertReadsOnWhileTheRoundIsInFlight(task, shape, "payments");
     } finally {
       committer.countDown();
     }
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> !task.preCommit(ASKED).isEmpty());
-    assertThat(task.preCommit(ASKED)).isEqualTo(Map.of(PARTITION, new OffsetAndMetadata(12)));
+    assertReportsOnceLanded(task, 12);
     assertThat(rows("payments")).containsExactly(values(1, 12L));
 
     task.close(List.of(PARTITION));

@@ -128,6 +128,10 @@ public final class PostgresServer implements AutoCloseable {
    * politely), keeping its data: clients see connections refused until {@link #restart}.
    */
   public void stop() {
+    stopImmediately();
+  }
+
+  private void stopImmediately() {
     runAsPostgres(
         BIN.resolve("pg_ctl").toString(),
         "-D",
@@ -234,14 +238,7 @@ public final class PostgresServer implements AutoCloseable {
   public void close() {
     try {
       if (Files.exists(dataDir.resolve("postmaster.pid"))) {
-        runAsPostgres(
-            BIN.resolve("pg_ctl").toString(),
-            "-D",
-            dataDir.toString(),
-            "-m",
-            "immediate",
-            "-w",
-            "stop");
+        stopImmediately();
       }
     } finally {
       deleteRecursively(root);
