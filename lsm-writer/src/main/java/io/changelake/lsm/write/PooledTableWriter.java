@@ -647,16 +647,13 @@ final class PooledTableWriter implements TableWriter {
     // with dynamic partition overwrite (Paimon's default) an overwrite without rows deletes nothing
     FileStoreTable whole =
         table.copy(Map.of(CoreOptions.DYNAMIC_PARTITION_OVERWRITE.key(), "false"));
+    String truncating =
+        "Truncating table " + identifier.getFullName() + " (commit " + id + " by '" + commitUser;
     try (TableCommitImpl overwrite = whole.newCommit(commitUser).withOverwrite(Map.of())) {
       overwrite.filterAndCommitMultiple(List.of(pendingTruncate));
     } catch (Exception e) {
       throw LakeException.wrap(
-          "Truncating table "
-              + identifier.getFullName()
-              + " (commit "
-              + id
-              + " by '"
-              + commitUser
+          truncating
               + "') failed; the truncate stays pending and the next commit or truncate retries"
               + " it: "
               + e.getMessage(),
@@ -666,12 +663,7 @@ final class PooledTableWriter implements TableWriter {
     OptionalLong snapshotId = snapshotOf(id);
     if (snapshotId.isEmpty()) {
       throw new CommitConflictException(
-          "Truncating table "
-              + identifier.getFullName()
-              + " (commit "
-              + id
-              + " by '"
-              + commitUser
+          truncating
               + "') was dropped by Paimon: another writer instance ("
               + describeNewestOfUser()
               + ") took its commit identifier. The truncate stays pending and the next commit or"
