@@ -360,7 +360,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         ConfigDef.Range.atLeast(3_600_000L),
         Importance.LOW,
         "Files no snapshot references and older than this are deleted. Keep it well above the"
-            + " longest commit interval: younger files may belong to a commit in flight.",
+            + " longest commit interval: younger files may belong to a commit in flight. Each"
+            + " task looks for them at its first compaction round of a table and then at most"
+            + " once per this age (the search lists every file of the table).",
         Width.SHORT,
         "Orphan file age");
   }

@@ -66,6 +66,8 @@ final class CompactionScheduler implements AutoCloseable {
   private final SinkMetrics metrics;
   private final TableCompaction compaction;
   private final ScheduledExecutorService executor;
+  // one for the task's life: it remembers when it last cleaned each table's orphan files
+  private final Compactor compactor;
   // tables seen without a heartbeat, and since when: the owner may not have had its first round
   private final Map<Identifier, Long> withoutHeartbeatSince = new HashMap<>();
   private final Map<Identifier, Boolean> takenOver = new HashMap<>();
@@ -103,6 +105,7 @@ final class CompactionScheduler implements AutoCloseable {
             Math.max(config.snapshotsRetainMin(), config.snapshotsRetainMax()),
             config.snapshotTimeRetained(),
             config.orphanFilesOlderThan());
+    this.compactor = new Compactor(settings);
     this.executor =
         interval.isZero()
             ? null
@@ -176,7 +179,6 @@ final class CompactionScheduler implements AutoCloseable {
       }
       return;
     }
-    Compactor compactor = new Compactor(settings);
     for (String name : names) {
       if (Thread.currentThread().isInterrupted()) {
         return; // closing

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.disk.IOManager;
@@ -45,6 +47,9 @@ import org.apache.paimon.table.sink.TableWriteImpl;
 public final class Compactor {
   private final CompactionSettings settings;
   private final Path spillDirectory;
+  private final LongSupplier clock;
+  // when this compactor last cleaned each table's orphan files (full table name -> millis)
+  private final Map<String, Long> orphansCleanedAt = new ConcurrentHashMap<>();
 
   public Compactor(CompactionSettings settings) {
     this(settings, defaultSpillDirectory());
@@ -52,8 +57,14 @@ public final class Compactor {
 
   /** A compactor spilling (and keeping lookup files) under {@code spillDirectory}. */
   public Compactor(CompactionSettings settings, Path spillDirectory) {
+    this(settings, spillDirectory, System::currentTimeMillis);
+  }
+
+  /** With the wall clock {@code clock}, for tests of when orphan files are cleaned. */
+  Compactor(CompactionSettings settings, Path spillDirectory, LongSupplier clock) {
     this.settings = settings;
     this.spillDirectory = spillDirectory;
+    this.clock = clock;
   }
 
   /**
@@ -127,6 +138,11 @@ public final class Compactor {
   /**
    * Removes the consumers of changelog readers that are gone (past the table's {@code
    * consumer.expiration-time}), expires old snapshots and cleans orphan files per the settings.
+   *
+   * <p>Orphan files are cleaned at this compactor's first maintenance of a table and then at most
+   * once per {@code orphanFileOlderThan}: a file only becomes one when it outlives that age, the
+   * clean-up lists every file of the table (LIST requests on an object store), and Paimon's cleaner
+   * logs a warning with a stack trace for each table folder it expects but finds missing.
    */
   public MaintenanceResult maintain(FileStoreTable table) {
     FileStoreTable maintained = LakeTables.onLatestSchema(table);
@@ -149,7 +165,12 @@ public final class Compactor {
                 .build())
         .expire();
     Long after = maintained.snapshotManager().earliestSnapshotId();
-    long olderThan = System.currentTimeMillis() - settings.orphanFileOlderThan().toMillis();
+    long now = clock.getAsLong();
+    Long cleanedAt = orphansCleanedAt.get(table.fullName());
+    if (cleanedAt != null && now - cleanedAt < settings.orphanFileOlderThan().toMillis()) {
+      return new MaintenanceResult(before == null ? 0 : before, after == null ? 0 : after, 0);
+    }
+    long olderThan = now - settings.orphanFileOlderThan().toMillis();
     long deleted;
     try {
       deleted =
@@ -163,6 +184,7 @@ public final class Compactor {
           e,
           BrokenWriterException::new);
     }
+    orphansCleanedAt.put(table.fullName(), now);
     return new MaintenanceResult(before == null ? 0 : before, after == null ? 0 : after, deleted);
   }
 

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
@@ -172,6 +173,26 @@ class CompactorTest {
     assertThat(LakeRows.read(table())).isEqualTo(rows);
     assertThat(CommittedOffsets.read(table(), "sink-"))
         .isEqualTo(Map.of(new SourcePartition("orders", 0), 6L));
+
+    // orphans are cleaned again only once they could have come of age since the last clean-up;
+    // this compactor's clock runs a day ahead, where the young orphan would be of age too
+    Files.delete(youngOrphan);
+    AtomicLong now = new AtomicLong(System.currentTimeMillis());
+    Compactor ticking =
+        new Compactor(
+            new CompactionSettings("compactor", 2, 3, Duration.ofHours(1), Duration.ofDays(1)),
+            dir.resolve("compactor-spill"),
+            now::get);
+    assertThat(ticking.maintain(table()).orphanFilesDeleted()).isZero();
+    Path laterOrphan = Files.writeString(bucket.resolve("data-orphan-later.parquet"), "junk");
+    Files.setLastModifiedTime(laterOrphan, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
+    now.addAndGet(Duration.ofHours(23).toMillis());
+    assertThat(ticking.maintain(table()).orphanFilesDeleted()).as("within a day").isZero();
+    assertThat(laterOrphan).exists();
+    now.addAndGet(Duration.ofHours(1).toMillis());
+    assertThat(ticking.maintain(table()).orphanFilesDeleted()).as("a day later").isEqualTo(1);
+    assertThat(laterOrphan).doesNotExist();
+    assertThat(LakeRows.read(table())).isEqualTo(rows);
 
     // without a time floor, only the minimum is kept
     compactor(new CompactionSettings("compactor", 2, 3, Duration.ZERO, Duration.ofDays(1)))
