@@ -225,14 +225,28 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     LOG.info("lost on purpose: {} and {}", overwritten, removed);
 
     String orders = NAME + "." + removed.table();
-    assertThat(problemsNow(removed.table()))
-        .as("what the ledgers report after %s", removed)
-        .contains(
-            orders + ": snapshot files missing: [" + removed.snapshotId() + "]",
-            orders + ": commits of " + user(1) + " missing: [" + removed.identifier() + "]")
-        .anySatisfy(p -> assertThat(p).startsWith(orders + ": " + user(1) + " reports "))
-        .anySatisfy(p -> assertThat(p).startsWith(orders + ": files no snapshot added: ["))
-        .noneSatisfy(p -> assertThat(p).contains(user(0)));
+    // awaited, not read once: a commit of task 0 landing between the snapshot listing and the
+    // metric read shows as a count mismatch for that one reading (seen once at load 10-16); the
+    // loss is permanent, so waiting cannot hide it
+    Awaitility.await("every ledger naming " + removed)
+        .atMost(AUDIT_TIMEOUT)
+        .untilAsserted(
+            () ->
+                assertThat(problemsNow(removed.table()))
+                    .as("what the ledgers report after %s", removed)
+                    .contains(
+                        orders + ": snapshot files missing: [" + removed.snapshotId() + "]",
+                        orders
+                            + ": commits of "
+                            + user(1)
+                            + " missing: ["
+                            + removed.identifier()
+                            + "]")
+                    .anySatisfy(
+                        p -> assertThat(p).startsWith(orders + ": " + user(1) + " reports "))
+                    .anySatisfy(
+                        p -> assertThat(p).startsWith(orders + ": files no snapshot added: ["))
+                    .noneSatisfy(p -> assertThat(p).contains(user(0))));
 
     // task 0 must commit again to accounts for the hole in its identifiers to show
     String accounts = NAME + "." + overwritten.table();
