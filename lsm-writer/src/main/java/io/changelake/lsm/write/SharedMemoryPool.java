@@ -39,10 +39,30 @@ final class SharedMemoryPool extends MemoryPoolFactory {
   // sealed generations flushing on another thread
   private final Set<Object> suspended = ConcurrentHashMap.newKeySet();
   private Object registering;
+  private final LockedPool pages;
+  private final long totalPages;
 
   SharedMemoryPool(long budgetBytes, int pageSize) {
-    super(new LockedPool(new HeapMemorySegmentPool(budgetBytes, pageSize)));
+    this(new LockedPool(new HeapMemorySegmentPool(budgetBytes, pageSize)), budgetBytes / pageSize);
+  }
+
+  private SharedMemoryPool(LockedPool pages, long totalPages) {
+    super(pages);
+    this.pages = pages;
+    this.totalPages = totalPages;
     super.addOwners(() -> allOwners().iterator());
+  }
+
+  /**
+   * True when at least half of the buffer is free, so a generation sealed now leaves the next one
+   * room to take rows while it flushes elsewhere. When the sealed one would hold more, the seal
+   * flushes on the caller's thread instead: the sealed generation is never preempted, so a new
+   * generation starting in a nearly full buffer could not get even its first page for a large row
+   * (Paimon's "Error getting first segment for record collector", e2e HotToastRowTest with 10,000
+   * updates of a TOASTed row).
+   */
+  boolean halfFree() {
+    return pages.freePages() * 2L >= totalPages;
   }
 
   /** Registers the owners Paimon hands over while {@code table}'s writer is being built. */

@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.table.FileStoreTable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +40,17 @@ class SealedGenerationTest extends OrdersTableTest {
 
   @BeforeEach
   void createLedger() {
+    PooledTableWriter.useGenerations(true);
     // versions of a key ordered by amount, as the sink orders them by the source position
     LakeTables.createOrOpen(
         catalog,
         TestTables.spec(
             "shop", "ledger", 2, ChangelogProducer.NONE, Map.of("sequence.field", "amount")));
+  }
+
+  @AfterEach
+  void generationsOff() {
+    PooledTableWriter.useGenerations(false);
   }
 
   @Test
