@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A distributed Connect worker in its own JVM ({@code ConnectDistributed} with a properties file),
@@ -284,7 +286,17 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     if (process != null && process.isAlive()) {
       try {
         new ProcessBuilder("kill", "-QUIT", Long.toString(process.pid())).start().waitFor();
-        Thread.sleep(2_000); // the dump is written asynchronously
+        // the JVM writes the dump asynchronously; HotSpot ends it with its JNI reference count
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(10))
+            .pollInterval(Duration.ofMillis(100))
+            .until(
+                () ->
+                    readLines(log).stream()
+                        .skip(before.size())
+                        .anyMatch(line -> line.startsWith("JNI global refs")));
+      } catch (ConditionTimeoutException e) {
+        // report whatever part of the dump was written
       } catch (IOException e) {
         return tailWithoutNoise(before) + "\n(no thread dump: " + e.getMessage() + ")";
       } catch (InterruptedException e) {
