@@ -13,6 +13,7 @@ import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.OffsetCopyFault;
 import io.changelake.lsm.testing.TestTables;
 import io.changelake.schema.debezium.EnvelopeFields;
+import io.changelake.sink.testing.InputShapes;
 import io.changelake.testkit.DebeziumTable;
 import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ import org.apache.paimon.table.Table;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The paths by which a task commits, on real Paimon tables: a failed commit round, a zombie
@@ -155,14 +158,20 @@ class CommitPathsTest {
     assertThat(sums("t2")).containsExactly(values(1, 6L));
   }
 
-  @Test
-  void recordsDeliveredAfterARebalanceEmptiedTheFailedBatchAreNotSkippedAsItsRedelivery()
-      throws Exception {
-    ChangelakeSinkTask task = start(props(), new Context(null));
-    task.put(records(0, 10));
+  // shapes that name their table, routed by ${source.table} as props() does
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS"})
+  void recordsDeliveredAfterARebalanceEmptiedTheFailedBatchAreNotSkippedAsItsRedelivery(
+      InputShape shape) throws Exception {
+    Map<String, String> props = props();
+    props.putAll(InputShapes.sinkConfig(shape));
+    ChangelakeSinkTask task = start(props, new Context(null));
+    task.put(records(shape, 0, 10));
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       task.dueForCommit();
-      task.put(records(10, 12)); // starts the round; t2 fails to land on a committer thread
+      task.put(records(shape, 10, 12)); // starts the round; t2 fails to land on a committer thread
       // the transient failure comes out of a later (empty) put, which Connect would deliver again
       await()
           .atMost(Duration.ofSeconds(60))
@@ -182,7 +191,7 @@ class CommitPathsTest {
     // the rewound positions, which must be written, not skipped as the redelivered batch
     task.close(List.of(PARTITION));
     task.open(List.of(PARTITION));
-    task.put(records(0, 14));
+    task.put(records(shape, 0, 14));
     Map<TopicPartition, OffsetAndMetadata> reported = commit(task);
 
     assertThat(reported).containsEntry(PARTITION, new OffsetAndMetadata(14));
