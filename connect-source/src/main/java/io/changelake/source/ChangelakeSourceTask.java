@@ -15,6 +15,7 @@ import io.changelake.source.offset.OffsetTruncateBarrier;
 import io.changelake.source.offset.RestorePlan;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
+import io.changelake.source.record.PublishedRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -462,9 +463,13 @@ public final class ChangelakeSourceTask extends SourceTask {
   @Override
   public void commitRecord(SourceRecord record, RecordMetadata metadata) {
     transactions.acknowledged();
+    // metadata is null when a transformation dropped the record: Connect is done with it too
+    if (record instanceof PublishedRecord published && published.ticket() != null) {
+      published.ticket().acknowledged();
+      return;
+    }
     TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
     if (publisher != null) {
-      // metadata is null when a transformation dropped the record: Connect is done with it too
       publisher.acknowledged(record.sourcePartition(), record.sourceOffset());
     }
   }

@@ -128,18 +128,17 @@ public final class ChangeRecords {
   }
 
   /** A record of the table's topic, partition chosen by the producer; a null value: a tombstone. */
-  private SourceRecord record(
+  private PublishedRecord record(
       Map<String, ?> sourcePartition,
       Map<String, ?> sourceOffset,
       Schema keySchema,
       Struct key,
       Struct value,
       long now) {
-    return new SourceRecord(
+    return new PublishedRecord(
         sourcePartition,
         sourceOffset,
         topic,
-        null,
         keySchema,
         key,
         value == null ? null : values.schema(),
