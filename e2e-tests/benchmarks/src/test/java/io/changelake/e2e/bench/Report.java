@@ -583,11 +583,20 @@ final class Report {
         .append(" KafkaProducer sending the very same records (keys and values as bytes) to a")
         .append(" fresh topic, both with the same producer settings (linger 20 ms, 512 kB batches,")
         .append(" 5 requests in flight; the source gets them as producer.override.*: Connect's")
-        .append(" defaults for source tasks send one 16 kB batch per round trip). The source runs")
+        .append(" defaults for source tasks send one 16 kB batch per round trip; acks=all and")
+        .append(" idempotence, the producer's defaults, for both). The source runs")
         .append(" once with JsonConverter and once with the caching")
         .append(
             " converter, which writes the same bytes; the first run of each case only warms the")
-        .append(" JIT up and is not counted.\n\n");
+        .append(" JIT up and is not counted; each repetition runs the three cases one after the")
+        .append(" other. Both clocks (time and CPU) start at the first record on the topic: the")
+        .append(
+            " connector's start-up (REST call, rebalance, task start, planning the read) is not")
+        .append(" throughput and the plain producer has none (its connection and metadata are")
+        .append(" made before its clock starts); the CSV has the source's start-up")
+        .append(" (`startup_s`) and the CPU per event of each thread")
+        .append(" (`cpu_us_per_event_of_thread`: task thread, read-ahead thread, producer I/O")
+        .append(" thread, rest of the JVM).\n\n");
     md.append("| producer | events/s | CPU µs/event |\n|---|---|---|\n");
     for (String c :
         List.of("changelake source", "changelake source, caching converter", "plain producer")) {
