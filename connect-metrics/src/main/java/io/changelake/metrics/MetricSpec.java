@@ -1,5 +1,6 @@
 package io.changelake.metrics;
 
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -21,8 +22,7 @@ public record MetricSpec(String name, String description, Set<MetricsRegistry.St
   /** A sensor named {@code name} publishing {@code stats}, e.g. {@code name-rate}. */
   public static MetricSpec sensor(
       String name, String description, MetricsRegistry.Stat first, MetricsRegistry.Stat... more) {
-    Set<MetricsRegistry.Stat> stats = java.util.EnumSet.of(first, more);
-    return new MetricSpec(name, description, stats);
+    return new MetricSpec(name, description, EnumSet.of(first, more));
   }
 
   public boolean isSensor() {
