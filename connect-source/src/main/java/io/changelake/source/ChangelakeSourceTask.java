@@ -401,15 +401,7 @@ public final class ChangelakeSourceTask extends SourceTask {
     retryAtNanos = System.nanoTime() + retry.backoff().toNanos();
     retryPending = true;
     return new RetriableException(
-        (tablesOpen ? "Reading the changelogs" : "Opening the catalog and tables")
-            + " failed because "
-            + retry.failure().dependency().description()
-            + " is unavailable (retry "
-            + retry.retry()
-            + " in "
-            + retry.backoff().toMillis()
-            + " ms): "
-            + retry.failure().reason(),
+        retry.message(tablesOpen ? "Reading the changelogs" : "Opening the catalog and tables", ""),
         error);
   }
 

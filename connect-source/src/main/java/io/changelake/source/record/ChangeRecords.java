@@ -198,8 +198,8 @@ public final class ChangeRecords {
     StructMapper rows = new StructMapper(newRowType, columns, topic + ".Value", true);
     values =
         switch (settings.format()) {
-          case ENVELOPE -> new EnvelopeFormat(topic, rows);
-          case FLAT -> new FlatFormat(topic, rows, settings.flatOpField());
+          case ENVELOPE -> EnvelopeFormat.of(topic, rows);
+          case FLAT -> FlatFormat.of(topic, rows, settings.flatOpField());
         };
     rowType = newRowType;
   }
