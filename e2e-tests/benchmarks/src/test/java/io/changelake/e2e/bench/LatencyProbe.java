@@ -148,8 +148,7 @@ final class LatencyProbe {
       insertAtRate(pg, tables, seconds, rate, committed);
       long deadline =
           System.nanoTime() + Duration.ofMillis(3 * commitIntervalMs + 30_000).toNanos();
-      while ((inSnapshot.size() < committed.size()
-              || (changelog && onTopic.size() < committed.size()))
+      while ((!allArrived(committed, inSnapshot) || (changelog && !allArrived(committed, onTopic)))
           && System.nanoTime() < deadline) {
         SinkRunner.sleep(200);
       }
@@ -215,6 +214,11 @@ final class LatencyProbe {
     for (int t = 0; t < tables.names().size(); t++) {
       inSnapshot.remove((long) -t - 1);
     }
+  }
+
+  /** True when every committed row was seen (warm-up rows, also seen, do not count). */
+  private static boolean allArrived(Map<Long, Long> committed, Map<Long, Long> seen) {
+    return committed.keySet().stream().allMatch(seen::containsKey);
   }
 
   private static boolean allReady(Map<Long, Long> inSnapshot, int tables) {
