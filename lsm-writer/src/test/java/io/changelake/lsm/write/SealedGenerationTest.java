@@ -6,6 +6,7 @@ import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.commit.SourceProgress;
@@ -160,6 +161,56 @@ class SealedGenerationTest extends OrdersTableTest {
     }
     assertThat(LakeRows.read(ledgerTable())).hasSize(5_500);
     assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 5_500L));
+  }
+
+  @Test
+  void aTruncateDuringASealedFlushLandsAfterItAndKeepsWhatFollowsItInTheSource() throws Exception {
+    // the third column stands for the source position; the truncate is at 100
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      // two rounds first: both generations have written, the truncate's commit reuses one
+      writer.write(insert(1, "before, round 1", 10L));
+      writer.seal(SourceProgress.of(Map.of(P0, 1L))).land();
+      writer.write(insert(2, "before, round 2", 20L));
+      writer.write(insert(3, "after, round 2", 150L));
+      writer.seal(SourceProgress.of(Map.of(P0, 3L))).land();
+      writer.write(insert(4, "before, sealed", 30L));
+      writer.write(insert(5, "after, sealed", 160L));
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 5L)));
+      // the round lands on its committer thread while the task reads on into the next generation
+      CompletableFuture<?> landing = CompletableFuture.supplyAsync(sealed::land);
+      writer.write(insert(6, "before, buffered", 40L));
+      writer.write(insert(7, "after, buffered", 170L));
+
+      CommitResult truncate =
+          writer.truncate(
+              SourceProgress.of(Map.of(P0, 7L)),
+              SourceProgress.of(Map.of(P0, 8L)),
+              row -> row.getLong(2) > 100);
+      assertThat(truncate.snapshotId()).as("the truncate's own snapshot").isPresent();
+      landing.get(60, TimeUnit.SECONDS);
+      assertThat(LakeRows.read(ledgerTable()))
+          .containsExactlyInAnyOrder(
+              values(3, "after, round 2", 150L),
+              values(5, "after, sealed", 160L),
+              values(7, "after, buffered", 170L));
+
+      // rows after the truncate, over rounds that alternate the generations again
+      writer.write(insert(8, "after the truncate", 200L));
+      writer.write(update(3, "updated after the truncate", 210L));
+      SealedCommit next = writer.seal(SourceProgress.of(Map.of(P0, 10L)));
+      writer.write(insert(9, "written while it lands", 220L));
+      CompletableFuture.supplyAsync(next::land).get(60, TimeUnit.SECONDS);
+      writer.seal(SourceProgress.of(Map.of(P0, 11L))).land();
+    }
+    assertThat(LakeRows.read(ledgerTable()))
+        .containsExactlyInAnyOrder(
+            values(3, "updated after the truncate", 210L),
+            values(5, "after, sealed", 160L),
+            values(7, "after, buffered", 170L),
+            values(8, "after the truncate", 200L),
+            values(9, "written while it lands", 220L));
+    assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 11L));
   }
 
   private FileStoreTable ledgerTable() {
