@@ -22,10 +22,13 @@ import java.util.stream.Stream;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
@@ -46,6 +49,7 @@ class ChangelakeBenchmark {
   static final String LATENCY = "latency";
   static final String SCALING = ScalingRuns.MEASUREMENT;
   static final String CONSOLE = ConsoleListing.MEASUREMENT;
+  static final String DURATION = "duration";
 
   private static BenchSettings settings;
   private static Results results;
@@ -100,6 +104,25 @@ class ChangelakeBenchmark {
         new Report(settings, results).write();
       }
     }
+  }
+
+  private long testStartNanos;
+
+  @BeforeEach
+  void startClock() {
+    testStartNanos = System.nanoTime();
+  }
+
+  /** How long each part took (skipped parts too: a few ms), so a run's duration can be planned. */
+  @AfterEach
+  void recordDuration(TestInfo test) {
+    results.add(
+        DURATION,
+        test.getTestMethod().map(java.lang.reflect.Method::getName).orElse(test.getDisplayName()),
+        1,
+        "seconds",
+        (System.nanoTime() - testStartNanos) / 1e9,
+        "s");
   }
 
   /** JsonConverter against the caching converter on the same bytes, outside Connect. */
@@ -592,39 +615,57 @@ class ChangelakeBenchmark {
             "rest of the JVM (broker, worker)"));
   }
 
-  /** PostgreSQL commit to committed snapshot and to the changelog topic, at a steady rate. */
+  /**
+   * PostgreSQL commit to committed snapshot and to the changelog topic, at a steady rate, on one
+   * table; to committed snapshots on each larger count of {@code bench.latency.tables}, the same
+   * rows spread over that many tables (issue 14: also at 100 tables).
+   */
   @Test
   @Order(4)
   void latency() throws Exception {
     if (!BenchSettings.enabled(LATENCY)) {
       return;
     }
-    Path warehouse = settings.workDir().resolve("warehouse").resolve("latency");
+    List<String> failures = new ArrayList<>();
     try (io.changelake.testkit.postgres.PostgresServer pg =
         io.changelake.testkit.postgres.PostgresServer.start()) {
-      LatencyProbe.Outcome outcome =
-          new LatencyProbe(platform, loader, runner)
-              .run(
-                  pg,
-                  warehouse,
-                  settings.commitIntervalMs(),
-                  settings.latencySeconds(),
-                  settings.latencyRowsPerSecond());
-      recordLatency(Report.LatencyCase.SNAPSHOT, outcome.toSnapshot(), outcome.missingSnapshot());
-      recordLatency(
-          Report.LatencyCase.CHANGELOG, outcome.toChangelog(), outcome.missingChangelog());
-      if (outcome.missingSnapshot() > 0 || outcome.missingChangelog() > 0) {
-        throw new AssertionError(
-            outcome.missingSnapshot()
-                + " of "
-                + outcome.rows()
-                + " rows never reached a snapshot, "
-                + outcome.missingChangelog()
-                + " never reached the changelog topic");
+      for (int tables : settings.latencyTableCounts()) {
+        String snapshotCase = Report.LatencyCase.snapshot(tables);
+        Path warehouse = settings.workDir().resolve("warehouse").resolve("latency" + tables);
+        try {
+          LatencyProbe.Outcome outcome =
+              new LatencyProbe(platform, loader, runner)
+                  .run(
+                      pg,
+                      warehouse,
+                      settings.commitIntervalMs(),
+                      settings.latencySeconds(),
+                      settings.latencyRowsPerSecond(),
+                      tables);
+          recordLatency(snapshotCase, outcome.toSnapshot(), outcome.missingSnapshot());
+          if (tables == 1) {
+            recordLatency(
+                Report.LatencyCase.CHANGELOG, outcome.toChangelog(), outcome.missingChangelog());
+          }
+          if (outcome.missingSnapshot() > 0 || outcome.missingChangelog() > 0) {
+            throw new AssertionError(
+                outcome.missingSnapshot()
+                    + " of "
+                    + outcome.rows()
+                    + " rows never reached a snapshot, "
+                    + outcome.missingChangelog()
+                    + " never reached the changelog topic");
+          }
+        } catch (RuntimeException | AssertionError e) {
+          results.failed(LATENCY, snapshotCase, e);
+          failures.add(snapshotCase + ": " + e.getMessage());
+        } finally {
+          deleteRecursively(warehouse);
+        }
       }
-    } catch (RuntimeException | AssertionError e) {
-      results.failed(LATENCY, Report.LatencyCase.SNAPSHOT, e);
-      throw e;
+    }
+    if (!failures.isEmpty()) {
+      throw new AssertionError(String.join("\n", failures));
     }
   }
 
