@@ -590,29 +590,20 @@ class ChangelakeBenchmark {
       results.add(measurement, caseName, run, "startup_s", r.startupSeconds(), "s");
     }
     // where the CPU per event goes, per thread; the rest of the JVM is the broker's and Connect's
-    double threads = 0;
-    for (Map.Entry<String, Double> thread :
-        new java.util.TreeMap<>(r.threadCpuSeconds()).entrySet()) {
-      threads += thread.getValue();
-      results.add(
-          new Results.Row(
-              measurement,
-              caseName,
-              run,
-              "cpu_us_per_event_of_thread",
-              thread.getValue() * 1e6 / r.events(),
-              "us",
-              thread.getKey()));
-    }
-    results.add(
-        new Results.Row(
-            measurement,
-            caseName,
-            run,
-            "cpu_us_per_event_of_thread",
-            (r.cpuSeconds() - threads) * 1e6 / r.events(),
-            "us",
-            "rest of the JVM (broker, worker)"));
+    Map<String, Double> threads = new java.util.TreeMap<>(r.threadCpuSeconds());
+    double counted = threads.values().stream().mapToDouble(Double::doubleValue).sum();
+    threads.put("rest of the JVM (broker, worker, GC)", r.cpuSeconds() - counted);
+    threads.forEach(
+        (thread, seconds) ->
+            results.add(
+                new Results.Row(
+                    measurement,
+                    caseName,
+                    run,
+                    "cpu_us_per_event_of_thread",
+                    seconds * 1e6 / r.events(),
+                    "us",
+                    thread)));
   }
 
   /**

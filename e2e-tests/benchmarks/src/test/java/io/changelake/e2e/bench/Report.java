@@ -651,7 +651,7 @@ final class Report {
         .append(" made before its clock starts); the CSV has the source's start-up")
         .append(" (`startup_s`) and the CPU per event of each thread")
         .append(" (`cpu_us_per_event_of_thread`: task thread, read-ahead thread, producer I/O")
-        .append(" thread, rest of the JVM).\n\n");
+        .append(" thread, rest of the JVM: broker, worker, GC).\n\n");
     md.append("| producer | events/s | CPU µs/event |\n|---|---|---|\n");
     for (String c :
         List.of("changelake source", "changelake source, caching converter", "plain producer")) {
