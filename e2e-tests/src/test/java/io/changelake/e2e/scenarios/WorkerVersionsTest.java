@@ -113,14 +113,30 @@ class WorkerVersionsTest {
       Map<String, String> sink =
           ChangelakeConnectors.sink(warehouse, name + "\\.public\\..*", name);
       worker.putConnector(name + "-sink", sink);
-      awaitState(worker, name + "-sink", () -> lakeIds(warehouse, name).size() == ROWS);
+      awaitState(
+          worker,
+          name + "-sink",
+          () -> lakeIds(warehouse, name).size() == ROWS,
+          () ->
+              "lake ids "
+                  + lakeIds(warehouse, name)
+                  + "; "
+                  + taskCounters(jmxPort, name + "-sink"));
       assertThat(lakeIds(warehouse, name)).hasSize(ROWS).contains(1L, (long) ROWS);
 
       Map<String, String> source =
           ChangelakeConnectors.source(warehouse, name + ".items", name + "-out");
       worker.putConnector(name + "-source", source);
       String outTopic = name + "-out." + name + ".items";
-      awaitState(worker, name + "-source", () -> publishedIds(outTopic).size() == ROWS);
+      awaitState(
+          worker,
+          name + "-source",
+          () -> publishedIds(outTopic).size() == ROWS,
+          () ->
+              "published ids "
+                  + publishedIds(outTopic)
+                  + "; "
+                  + taskCounters(jmxPort, name + "-source"));
       assertThat(publishedIds(outTopic)).hasSize(ROWS).contains(1L, (long) ROWS);
 
       try (JMXConnector jmx =
@@ -235,8 +251,41 @@ class WorkerVersionsTest {
   }
 
   /** Waits for {@code done}, failing at once with the status when the connector or a task fails. */
+  /**
+   * Connect's own record counters of task 0 of {@code connector} next to the plugin's, to tell a
+   * consumer that stopped delivering from records delivered but not written; never throws.
+   */
+  private static String taskCounters(int jmxPort, String connector) {
+    try (JMXConnector jmx =
+        JMXConnectorFactory.connect(
+            new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi"))) {
+      MBeanServerConnection server = jmx.getMBeanServerConnection();
+      StringBuilder out = new StringBuilder("task counters:");
+      for (ObjectName name :
+          server.queryNames(
+              new ObjectName("kafka.connect:connector=" + connector + ",task=0,*"), null)) {
+        for (var attribute : server.getMBeanInfo(name).getAttributes()) {
+          if (attribute.getName().endsWith("-total") || attribute.getName().contains("offset")) {
+            out.append(' ')
+                .append(name.getKeyProperty("type"))
+                .append('/')
+                .append(attribute.getName())
+                .append('=')
+                .append(server.getAttribute(name, attribute.getName()));
+          }
+        }
+      }
+      return out.toString();
+    } catch (Exception e) {
+      return "task counters unavailable: " + e;
+    }
+  }
+
   private static void awaitState(
-      ConnectWorkerProcess worker, String connector, Callable<Boolean> done) {
+      ConnectWorkerProcess worker,
+      String connector,
+      Callable<Boolean> done,
+      Callable<String> progress) {
     try {
       Awaitility.await()
           .atMost(WAIT)
@@ -261,11 +310,21 @@ class WorkerVersionsTest {
               + WAIT
               + "; status "
               + worker.status(connector)
+              + "; "
+              + describe(progress)
               + "; logs "
               + worker.logs()
               + "\n"
               + worker.diagnosis(),
           e);
+    }
+  }
+
+  private static String describe(Callable<String> progress) {
+    try {
+      return progress.call();
+    } catch (Exception e) {
+      return "progress unavailable: " + e;
     }
   }
 
