@@ -36,6 +36,8 @@ public final class RowConverter {
   private final Field[] fields;
   private final ValueConverter[] converters;
   private final boolean[] nullable;
+  // fields without a default are read by position (Struct.get(Field) substitutes defaults)
+  private final boolean[] byPosition;
   private final BitSet present;
   private final BitSet absent;
   private final String placeholder;
@@ -57,6 +59,7 @@ public final class RowConverter {
     fields = new Field[n];
     converters = new ValueConverter[n];
     nullable = new boolean[n];
+    byPosition = new boolean[n];
     present = new BitSet(n);
     for (int i = 0; i < n; i++) {
       DataField column = columns.get(i);
@@ -66,6 +69,7 @@ public final class RowConverter {
       if (field != null) {
         fieldNames[i] = field.name();
         fields[i] = field;
+        byPosition[i] = field.schema().defaultValue() == null;
         converters[i] = ValueConverters.compile(field.schema(), column.type(), field.name());
         present.set(i);
       }
@@ -109,7 +113,9 @@ public final class RowConverter {
     GenericRow row = new GenericRow(kind, fieldNames.length);
     BitSet unavailable = new BitSet();
     for (int i = present.nextSetBit(0); i >= 0; i = present.nextSetBit(i + 1)) {
-      Object v = value.getWithoutDefault(fieldNames[i]);
+      // by position where no default can be substituted: a lookup by name per value showed in
+      // profiles (a struct of an equal schema has its fields at the same positions)
+      Object v = byPosition[i] ? value.get(fields[i]) : value.getWithoutDefault(fieldNames[i]);
       if (v == null) {
         if (!nullable[i]) {
           throw new ValueConversionException(

@@ -64,6 +64,10 @@ final class RecordPipeline {
   // insertion order: tables commit in the order they were first written
   private final Map<Identifier, TableState> tables = new LinkedHashMap<>();
   private final SourceOrder order = new SourceOrder();
+  // the table, topic and source of the last source table noted (see noteSource)
+  private TableState lastNoted;
+  private String lastNotedTopic;
+  private SourceInfo lastNotedSource;
   private Catalog catalog;
   private WriterPool pool;
   private TableProvisioner provisioner;
@@ -95,6 +99,7 @@ final class RecordPipeline {
       provisioner = null;
       // table state is rebuilt on next use: converters, what each table contains
       tables.clear();
+      lastNoted = null;
       return;
     }
     catalog = lake.catalog();
@@ -177,9 +182,8 @@ final class RecordPipeline {
       metrics.recordSkipped();
       return;
     }
-    SequenceGroups.checkTopic(
-        table.groups, change.origin().topic(), id.getFullName(), table.settings.name());
-    table.sources.add(sourceName(change.origin(), change.source()));
+    SequenceGroups.checkTopic(table.groups, change.origin().topic(), id, table.settings.name());
+    noteSource(table, change.origin(), change.source());
     if (change.isDelete()) {
       switch (table.settings.deletePolicy()) {
         case IGNORE -> {
@@ -246,6 +250,24 @@ final class RecordPipeline {
   /** {@code table}'s commit of {@code positions}, with the marks the task reached. */
   SourceProgress progress(TableState table, Map<SourcePartition, Long> positions) {
     return new SourceProgress(positions, order.marksFor(table, positions.keySet()));
+  }
+
+  /**
+   * Adds the record's source table to those {@code table} holds rows of. Consecutive records mostly
+   * come from one source table: building and hashing its name per record cost more than the check.
+   */
+  private void noteSource(TableState table, Origin origin, SourceInfo source) {
+    if (table == lastNoted
+        && origin.topic().equals(lastNotedTopic)
+        && source.table().equals(lastNotedSource.table())
+        && source.schema().equals(lastNotedSource.schema())
+        && source.db().equals(lastNotedSource.db())) {
+      return;
+    }
+    table.sources.add(sourceName(origin, source));
+    lastNoted = table;
+    lastNotedTopic = origin.topic();
+    lastNotedSource = source;
   }
 
   private static SourceTable sourceName(Origin origin, SourceInfo source) {

@@ -235,11 +235,15 @@ final class SequenceGroups {
    * Refuses a record of another topic than the one a one-topic table was created for: its changes
    * would take the whole row, NULLs for the first topic's columns included.
    */
-  static void checkTopic(Layout layout, String topic, String table, String settingsName) {
+  static void checkTopic(
+      Layout layout,
+      String topic,
+      org.apache.paimon.catalog.Identifier table,
+      String settingsName) {
     if (layout instanceof OneTopic one && !one.topic().equals(topic)) {
       throw new RecordException(
           "Table "
-              + table
+              + table.getFullName()
               + " was created for topic '"
               + one.topic()
               + "' alone (one sequence group over all its columns), and records of topic '"

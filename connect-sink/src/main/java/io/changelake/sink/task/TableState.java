@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.types.RowType;
 
 /** What a task knows about one table it writes. */
@@ -46,6 +47,10 @@ final class TableState {
   // the row type the converters write; the pool may reopen the writer (after closing it idle) on
   // a newer schema another task evolved to, and a converter of the old one would misalign columns
   private RowType convertersRowType;
+  // the schema that row type was read from: Paimon builds (and validates) a new RowType on every
+  // rowType() call, which per record cost more than converting the row; a table's schema object
+  // stays the same until its writer is reopened
+  private TableSchema convertersSchema;
 
   /** The next offset per partition the table already contains; null until read. */
   private Map<SourcePartition, Long> contained;
@@ -99,12 +104,14 @@ final class TableState {
   }
 
   RowConverter converter(Schema schema) {
-    RowType current = writer().table().rowType();
-    if (current != convertersRowType) {
+    TableSchema schemaNow = writer().table().schema();
+    if (schemaNow != convertersSchema) {
+      RowType current = schemaNow.logicalRowType();
       if (convertersRowType != null && !current.equals(convertersRowType)) {
         clearConverters();
       }
       convertersRowType = current;
+      convertersSchema = schemaNow;
     }
     if (schema == lastSchema) {
       return lastConverter;
@@ -118,7 +125,8 @@ final class TableState {
   }
 
   void converter(Schema schema, RowConverter converter) {
-    convertersRowType = writer().table().rowType();
+    convertersSchema = writer().table().schema();
+    convertersRowType = convertersSchema.logicalRowType();
     converters.put(schema, converter);
     lastSchema = schema;
     lastConverter = converter;

@@ -20,14 +20,18 @@ import java.util.function.LongSupplier;
 import org.apache.paimon.CoreOptions;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.disk.IOManager;
+import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.manifest.BucketEntry;
 import org.apache.paimon.manifest.ManifestCommittable;
 import org.apache.paimon.operation.LocalOrphanFilesClean;
 import org.apache.paimon.options.ExpireConfig;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
+import org.apache.paimon.table.sink.CommitMessageImpl;
 import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.table.sink.TableWriteImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one compactor of a table. Ingest writers are write-only, so this is the only writer that
@@ -45,9 +49,12 @@ import org.apache.paimon.table.sink.TableWriteImpl;
  * key (cheaper changelog files, costlier compactions: every round rewrites the touched buckets).
  */
 public final class Compactor {
+  private static final Logger LOG = LoggerFactory.getLogger(Compactor.class);
   private final CompactionSettings settings;
   private final Path spillDirectory;
   private final LongSupplier clock;
+  // runs once a round has chosen its schema and listed its buckets (tests put a racing ALTER here)
+  private final Runnable roundPlanned;
   // when this compactor last cleaned each table's orphan files (full table name -> millis)
   private final Map<String, Long> orphansCleanedAt = new ConcurrentHashMap<>();
 
@@ -57,14 +64,19 @@ public final class Compactor {
 
   /** A compactor spilling (and keeping lookup files) under {@code spillDirectory}. */
   public Compactor(CompactionSettings settings, Path spillDirectory) {
-    this(settings, spillDirectory, System::currentTimeMillis);
+    this(settings, spillDirectory, System::currentTimeMillis, () -> {});
   }
 
-  /** With the wall clock {@code clock}, for tests of when orphan files are cleaned. */
-  Compactor(CompactionSettings settings, Path spillDirectory, LongSupplier clock) {
+  /**
+   * With the wall clock {@code clock} (for tests of when orphan files are cleaned) and {@code
+   * roundPlanned} run between a round's planning and its rewrite (for tests of what races it).
+   */
+  Compactor(
+      CompactionSettings settings, Path spillDirectory, LongSupplier clock, Runnable roundPlanned) {
     this.settings = settings;
     this.spillDirectory = spillDirectory;
     this.clock = clock;
+    this.roundPlanned = roundPlanned;
   }
 
   /**
@@ -99,6 +111,7 @@ public final class Compactor {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the spill directory " + spillDirectory, e);
     }
+    roundPlanned.run();
     try (IOManager ioManager = IOManager.create(spillDirectory.toString());
         TableWriteImpl<?> write = compacting.newWrite(user).withIOManager(ioManager);
         TableCommitImpl commit = compacting.newCommit(user)) {
@@ -107,6 +120,27 @@ public final class Compactor {
       }
       // waitCompaction: the round must finish (and, for lookup tables, produce its changelog)
       List<CommitMessage> messages = write.prepareCommit(true, identifier);
+      long schemaId = compacting.schema().id();
+      long rewrittenSchemaId = newestSchemaRewritten(messages);
+      if (rewrittenSchemaId > schemaId) {
+        // a writer added files of a newer schema after this round chose its schema: reading them
+        // with the older one dropped the new columns (and would cut widened values), so nothing of
+        // this round may land; the next round reads the latest schema
+        commit.abort(messages);
+        LOG.info(
+            "Compaction round of table {} discarded: it rewrote files of schema {} with schema {}"
+                + " (the table's schema changed during the round); the next round compacts with"
+                + " the new schema",
+            table.fullName(),
+            rewrittenSchemaId,
+            schemaId);
+        return new CompactionResult(
+            identifier,
+            OptionalLong.empty(),
+            buckets.size(),
+            0,
+            BucketFiles.afterCompaction(buckets, List.of()));
+      }
       ManifestCommittable committable = new ManifestCommittable(identifier);
       messages.forEach(committable::addFileCommittable);
       commit.filterAndCommitMultiple(List.of(committable));
@@ -124,6 +158,17 @@ public final class Compactor {
           e,
           BrokenWriterException::new);
     }
+  }
+
+  /** The newest schema among the files {@code messages} rewrite (-1 when they rewrite none). */
+  private static long newestSchemaRewritten(List<CommitMessage> messages) {
+    long newest = -1;
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : ((CommitMessageImpl) message).compactIncrement().compactBefore()) {
+        newest = Math.max(newest, file.schemaId());
+      }
+    }
+    return newest;
   }
 
   private static boolean producesChangelogByFullCompaction(FileStoreTable table) {

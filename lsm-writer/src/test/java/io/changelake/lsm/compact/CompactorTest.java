@@ -28,9 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.DataSplit;
 import org.apache.paimon.table.source.Split;
+import org.apache.paimon.types.DataTypes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,7 +184,8 @@ class CompactorTest {
         new Compactor(
             new CompactionSettings("compactor", 2, 3, Duration.ofHours(1), Duration.ofDays(1)),
             dir.resolve("compactor-spill"),
-            now::get);
+            now::get,
+            () -> {});
     assertThat(ticking.maintain(table()).orphanFilesDeleted()).isZero();
     Path laterOrphan = Files.writeString(bucket.resolve("data-orphan-later.parquet"), "junk");
     Files.setLastModifiedTime(laterOrphan, FileTime.from(Instant.now().minus(Duration.ofDays(3))));
@@ -198,6 +201,51 @@ class CompactorTest {
     compactor(new CompactionSettings("compactor", 2, 3, Duration.ZERO, Duration.ofDays(1)))
         .maintain(table());
     assertThat(table().snapshotManager().earliestSnapshotId()).isEqualTo(5L);
+  }
+
+  /**
+   * A sink adds a column and commits rows holding it while a round runs (seen in e2e
+   * SchemaChangeTest under load: the new column's values of one bucket's rows turned NULL).
+   */
+  @Test
+  void aColumnAddedWhileARoundRunsKeepsItsValues() throws Exception {
+    ingest(0, 4);
+    Runnable alterAndWrite =
+        () -> {
+          try (Catalog own = TestTables.localCatalog(dir.resolve("warehouse"));
+              WriterPool pool =
+                  new WriterPool(
+                      own,
+                      new WriterSettings(
+                          "sink-9", dir.resolve("spill-9"), 4 << 20, Duration.ZERO))) {
+            own.alterTable(orders, SchemaChange.addColumn("note", DataTypes.STRING()), false);
+            TableWriter writer = pool.writer(orders);
+            for (int id = 0; id < 4; id++) {
+              writer.write(update(id, "v3", (long) id, "note " + id));
+            }
+            writer.commit(Map.of(new SourcePartition("orders", 9), 1L));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    Compactor racing =
+        new Compactor(
+            CompactionSettings.defaults("compactor"),
+            dir.resolve("compactor-spill"),
+            System::currentTimeMillis,
+            alterAndWrite);
+
+    racing.compact(table(), true);
+    Compactor next = compactor(CompactionSettings.defaults("compactor"));
+    next.compact(table(), true);
+
+    assertThat(LakeRows.read(table()))
+        .containsExactlyInAnyOrder(
+            LakeRows.values(0, "v3", 0L, "note 0"),
+            LakeRows.values(1, "v3", 1L, "note 1"),
+            LakeRows.values(2, "v3", 2L, "note 2"),
+            LakeRows.values(3, "v3", 3L, "note 3"));
+    assertThat(dataFiles(table())).as("the next round compacted").isEqualTo(2);
   }
 
   @Test
