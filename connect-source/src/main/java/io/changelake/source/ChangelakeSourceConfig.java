@@ -192,57 +192,58 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
 
   /** Where a table without a stored offset is read from. */
   private static void defineStart(OptionGroup group) {
-    group.define(
-        START_POSITION,
-        START_MODES,
-        StartMode.FULL,
-        Importance.HIGH,
-        "Where to start reading a table that has no stored offset yet. 'full': the table's"
-            + " current rows as read events (op=r), then every later change; 'latest': only"
-            + " changes committed after the start; 'snapshot': changes from snapshot '"
-            + START_SNAPSHOT_ID
-            + "' on; 'timestamp': changes of snapshots committed at or after '"
-            + START_TIMESTAMP_MS
-            + "'. Once an offset is stored the connector resumes from it and ignores this.",
-        Width.SHORT,
-        "Start position",
-        List.of(START_SNAPSHOT_ID, START_TIMESTAMP_MS));
-    group.define(
-        START_SNAPSHOT_ID,
-        Type.LONG,
-        null,
-        ConfigDef.LambdaValidator.with(
-            (name, value) -> {
-              if (value != null && (Long) value < 1) {
-                throw new ConfigException(name, value, "snapshot ids start at 1");
-              }
-            },
-            () -> "snapshot id >= 1"),
-        Importance.MEDIUM,
-        "First snapshot to publish (inclusive) when '" + START_POSITION + "' is 'snapshot'.",
-        Width.SHORT,
-        "Start snapshot id",
-        List.of(),
-        visibleWhenStartIs(StartMode.SNAPSHOT));
-    group.define(
-        START_TIMESTAMP_MS,
-        Type.LONG,
-        null,
-        ConfigDef.LambdaValidator.with(
-            (name, value) -> {
-              if (value != null && (Long) value < 0) {
-                throw new ConfigException(name, value, "must be epoch milliseconds >= 0");
-              }
-            },
-            () -> "epoch milliseconds"),
-        Importance.MEDIUM,
-        "Epoch milliseconds; when '"
-            + START_POSITION
-            + "' is 'timestamp', publish snapshots committed at or after this time.",
-        Width.SHORT,
-        "Start timestamp (ms)",
-        List.of(),
-        visibleWhenStartIs(StartMode.TIMESTAMP));
+    group
+        .define(
+            START_POSITION,
+            START_MODES,
+            StartMode.FULL,
+            Importance.HIGH,
+            "Where to start reading a table that has no stored offset yet. 'full': the table's"
+                + " current rows as read events (op=r), then every later change; 'latest': only"
+                + " changes committed after the start; 'snapshot': changes from snapshot '"
+                + START_SNAPSHOT_ID
+                + "' on; 'timestamp': changes of snapshots committed at or after '"
+                + START_TIMESTAMP_MS
+                + "'. Once an offset is stored the connector resumes from it and ignores this.",
+            Width.SHORT,
+            "Start position")
+        .dependents(List.of(START_SNAPSHOT_ID, START_TIMESTAMP_MS));
+    group
+        .define(
+            START_SNAPSHOT_ID,
+            Type.LONG,
+            null,
+            ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                  if (value != null && (Long) value < 1) {
+                    throw new ConfigException(name, value, "snapshot ids start at 1");
+                  }
+                },
+                () -> "snapshot id >= 1"),
+            Importance.MEDIUM,
+            "First snapshot to publish (inclusive) when '" + START_POSITION + "' is 'snapshot'.",
+            Width.SHORT,
+            "Start snapshot id")
+        .recommended(List.of(), visibleWhenStartIs(StartMode.SNAPSHOT));
+    group
+        .define(
+            START_TIMESTAMP_MS,
+            Type.LONG,
+            null,
+            ConfigDef.LambdaValidator.with(
+                (name, value) -> {
+                  if (value != null && (Long) value < 0) {
+                    throw new ConfigException(name, value, "must be epoch milliseconds >= 0");
+                  }
+                },
+                () -> "epoch milliseconds"),
+            Importance.MEDIUM,
+            "Epoch milliseconds; when '"
+                + START_POSITION
+                + "' is 'timestamp', publish snapshots committed at or after this time.",
+            Width.SHORT,
+            "Start timestamp (ms)")
+        .recommended(List.of(), visibleWhenStartIs(StartMode.TIMESTAMP));
   }
 
   /** How changes are read, batched and tracked in Paimon. */
@@ -359,40 +360,43 @@ public final class ChangelakeSourceConfig extends AbstractConfig {
             + " worker's topic.creation.* settings.",
         Width.MEDIUM,
         "Topic name format");
-    group.define(
-        RECORD_FORMAT,
-        RECORD_FORMATS,
-        RecordFormat.ENVELOPE,
-        Importance.HIGH,
-        "'envelope': Debezium's change event (before, after, source, op, ts_ms) that"
-            + " Debezium-aware consumers such as Debezium's JDBC sink apply as they are;"
-            + " 'flat': the row itself (the old row for deletes) plus the field '"
-            + FLAT_OP_FIELD
-            + "'.",
-        Width.SHORT,
-        "Record format",
-        List.of(FLAT_OP_FIELD));
-    group.define(
-        FLAT_OP_FIELD,
-        Type.STRING,
-        "__op",
-        new ConfigDef.NonEmptyString(),
-        Importance.LOW,
-        "Name of the operation field (c, u, d, r) added to flat records.",
-        Width.SHORT,
-        "Flat operation field",
-        List.of(),
-        new ConfigDef.Recommender() {
-          @Override
-          public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
-            return List.of();
-          }
+    group
+        .define(
+            RECORD_FORMAT,
+            RECORD_FORMATS,
+            RecordFormat.ENVELOPE,
+            Importance.HIGH,
+            "'envelope': Debezium's change event (before, after, source, op, ts_ms) that"
+                + " Debezium-aware consumers such as Debezium's JDBC sink apply as they are;"
+                + " 'flat': the row itself (the old row for deletes) plus the field '"
+                + FLAT_OP_FIELD
+                + "'.",
+            Width.SHORT,
+            "Record format")
+        .dependents(List.of(FLAT_OP_FIELD));
+    group
+        .define(
+            FLAT_OP_FIELD,
+            Type.STRING,
+            "__op",
+            new ConfigDef.NonEmptyString(),
+            Importance.LOW,
+            "Name of the operation field (c, u, d, r) added to flat records.",
+            Width.SHORT,
+            "Flat operation field")
+        .recommended(
+            List.of(),
+            new ConfigDef.Recommender() {
+              @Override
+              public List<Object> validValues(String name, Map<String, Object> parsedConfig) {
+                return List.of();
+              }
 
-          @Override
-          public boolean visible(String name, Map<String, Object> parsedConfig) {
-            return RECORD_FORMATS.is(parsedConfig.get(RECORD_FORMAT), RecordFormat.FLAT);
-          }
-        });
+              @Override
+              public boolean visible(String name, Map<String, Object> parsedConfig) {
+                return RECORD_FORMATS.is(parsedConfig.get(RECORD_FORMAT), RecordFormat.FLAT);
+              }
+            });
     group.define(
         TOMBSTONES_ON_DELETE,
         Type.BOOLEAN,

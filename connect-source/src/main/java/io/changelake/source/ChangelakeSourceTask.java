@@ -15,6 +15,7 @@ import io.changelake.source.offset.OffsetTruncateBarrier;
 import io.changelake.source.offset.RestorePlan;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
+import io.changelake.source.record.PublishedRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -400,15 +401,7 @@ public final class ChangelakeSourceTask extends SourceTask {
     retryAtNanos = System.nanoTime() + retry.backoff().toNanos();
     retryPending = true;
     return new RetriableException(
-        (tablesOpen ? "Reading the changelogs" : "Opening the catalog and tables")
-            + " failed because "
-            + retry.failure().dependency().description()
-            + " is unavailable (retry "
-            + retry.retry()
-            + " in "
-            + retry.backoff().toMillis()
-            + " ms): "
-            + retry.failure().reason(),
+        retry.message(tablesOpen ? "Reading the changelogs" : "Opening the catalog and tables", ""),
         error);
   }
 
@@ -462,9 +455,13 @@ public final class ChangelakeSourceTask extends SourceTask {
   @Override
   public void commitRecord(SourceRecord record, RecordMetadata metadata) {
     transactions.acknowledged();
+    // metadata is null when a transformation dropped the record: Connect is done with it too
+    if (record instanceof PublishedRecord published && published.ticket() != null) {
+      published.ticket().acknowledged();
+      return;
+    }
     TablePublisher publisher = publishersByPartition.get(record.sourcePartition());
     if (publisher != null) {
-      // metadata is null when a transformation dropped the record: Connect is done with it too
       publisher.acknowledged(record.sourcePartition(), record.sourceOffset());
     }
   }

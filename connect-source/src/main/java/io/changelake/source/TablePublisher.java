@@ -13,6 +13,7 @@ import io.changelake.source.metrics.SourceTableMetrics;
 import io.changelake.source.offset.AcknowledgedPositions;
 import io.changelake.source.offset.SourceOffsets;
 import io.changelake.source.record.ChangeRecords;
+import io.changelake.source.record.PublishedRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -256,7 +257,10 @@ final class TablePublisher implements AutoCloseable {
     List<SourceRecord> out = ready.records();
     for (int i = 0; i < out.size(); i++) {
       int key = ready.keys()[i];
-      acknowledged.get(key).dispatched(ready.positions()[i]);
+      AcknowledgedPositions.Ticket ticket = acknowledged.get(key).dispatched(ready.positions()[i]);
+      if (out.get(i) instanceof PublishedRecord published) {
+        published.ticket(ticket);
+      }
       returned.put(key, ready.positions()[i]);
     }
     metrics.recordsOut(out.size());
@@ -288,7 +292,8 @@ final class TablePublisher implements AutoCloseable {
 
   /**
    * Connect is done with a record of this publisher (sent, or dropped by a transformation), of the
-   * bucket named by its source partition.
+   * bucket named by its source partition. Records handed over carry their ticket ({@link
+   * PublishedRecord}), which the task acknowledges directly; this is for one that does not.
    */
   void acknowledged(Map<String, ?> partition, Map<String, ?> offset) {
     for (Map.Entry<Integer, Map<String, Object>> entry : partitions.entrySet()) {

@@ -1,15 +1,19 @@
 package io.changelake.sink.converter;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.connect.data.Date;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
@@ -156,6 +160,18 @@ final class PayloadWriter {
       throw NotOnFastPath.INSTANCE; // JsonConverter's "Mismatching schema."
     }
     StructFields plan = structFields.of(schema);
+    if (plan.repeats() != null) {
+      SerializableString written = plan.repeats().bytesOf(plan, struct, this);
+      if (written != null) {
+        out.writeRawValue(written);
+        return;
+      }
+    }
+    writeFields(plan, struct, out);
+  }
+
+  /** The fields of {@code struct} as a JSON object, as JsonConverter writes them. */
+  private void writeFields(StructFields plan, Struct struct, JsonGenerator out) throws IOException {
     Field[] fields = plan.fields();
     SerializableString[] names = plan.names();
     boolean[] defaults = plan.withDefault();
@@ -182,9 +198,10 @@ final class PayloadWriter {
    * any other): writing a field name is then a copy of bytes, not an escaping pass over its
    * characters per record.
    */
-  record StructFields(Field[] fields, SerializableString[] names, boolean[] withDefault) {
+  record StructFields(
+      Field[] fields, SerializableString[] names, boolean[] withDefault, Repeats repeats) {
 
-    static StructFields of(Schema schema) {
+    static StructFields of(Schema schema, JsonFactory factory) {
       List<Field> list = schema.fields();
       Field[] fields = list.toArray(new Field[0]);
       SerializableString[] names = new SerializableString[fields.length];
@@ -194,7 +211,7 @@ final class PayloadWriter {
         names[i] = plainAscii(name) ? new SerializedString(name) : null;
         withDefault[i] = fields[i].schema().defaultValue() != null;
       }
-      return new StructFields(fields, names, withDefault);
+      return new StructFields(fields, names, withDefault, Repeats.ofFields(fields, factory));
     }
 
     /**
@@ -214,6 +231,133 @@ final class PayloadWriter {
   }
 
   /**
+   * The bytes of the last struct of one schema, for a struct handed over for record after record (a
+   * source connector's block saying where a batch of changes comes from): such a struct is written
+   * once and its bytes copied after that. Only the very same struct object qualifies, holding the
+   * very same value objects as when its bytes were taken, all of immutable classes and written as
+   * ASCII (a struct changed in between, or a value that could have been, is written again), so the
+   * bytes are always what writing it would give. A struct seen once, like a row, costs an identity
+   * check. One per output: not thread-safe.
+   */
+  static final class Repeats {
+    private static final Set<Class<?>> IMMUTABLE =
+        Set.of(
+            String.class,
+            Boolean.class,
+            Byte.class,
+            Short.class,
+            Integer.class,
+            Long.class,
+            Float.class,
+            Double.class,
+            BigDecimal.class);
+
+    private final JsonFactory factory;
+    private Struct last;
+    private Object[] values;
+    private SerializableString bytes;
+    private ByteArrayBuilder scratch;
+    private JsonGenerator scratchGenerator;
+
+    private Repeats(JsonFactory factory) {
+      this.factory = factory;
+    }
+
+    /**
+     * Structs of these fields can repeat when every field is a scalar without a default (bytes,
+     * arrays, maps, structs and java.util.Date values are mutable; a null field with a default is
+     * written either way depending on the configuration).
+     */
+    static Repeats ofFields(Field[] fields, JsonFactory factory) {
+      for (Field field : fields) {
+        Schema schema = field.schema();
+        String name = schema.name();
+        boolean decimal = Decimal.LOGICAL_NAME.equals(name);
+        boolean date =
+            Date.LOGICAL_NAME.equals(name)
+                || Time.LOGICAL_NAME.equals(name)
+                || Timestamp.LOGICAL_NAME.equals(name);
+        boolean scalar =
+            switch (schema.type()) {
+              case INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING -> true;
+              case BYTES -> decimal;
+              default -> false;
+            };
+        if (!scalar || date || schema.defaultValue() != null) {
+          return null;
+        }
+      }
+      return new Repeats(factory);
+    }
+
+    /**
+     * The bytes of {@code struct} when it was written as it is now before; null when it must be
+     * written (a struct not seen before, or changed since, or one that cannot repeat).
+     */
+    SerializableString bytesOf(StructFields plan, Struct struct, PayloadWriter writer)
+        throws IOException {
+      if (struct != last) {
+        last = struct;
+        bytes = null;
+        return null;
+      }
+      Field[] fields = plan.fields();
+      if (bytes != null && unchanged(struct, fields)) {
+        return bytes;
+      }
+      // seen a second time: take its bytes, if every value is of an immutable class
+      Object[] now = new Object[fields.length];
+      for (int i = 0; i < fields.length; i++) {
+        Object value = struct.get(fields[i]);
+        if (value != null && !IMMUTABLE.contains(value.getClass())) {
+          last = null;
+          return null;
+        }
+        now[i] = value;
+      }
+      byte[] written = render(plan, struct, writer);
+      for (byte b : written) {
+        if (b < 0x20) { // non-ASCII (negative) or a control character: not copied as raw text
+          last = null;
+          return null;
+        }
+      }
+      values = now;
+      bytes = new SerializedString(new String(written, StandardCharsets.US_ASCII));
+      return bytes;
+    }
+
+    private byte[] render(StructFields plan, Struct struct, PayloadWriter writer)
+        throws IOException {
+      if (scratchGenerator == null) {
+        scratch = new ByteArrayBuilder(512);
+        scratchGenerator = factory.createGenerator(scratch);
+        scratchGenerator.setRootValueSeparator(null);
+      }
+      scratch.reset();
+      try {
+        writer.writeFields(plan, struct, scratchGenerator);
+        scratchGenerator.flush();
+      } catch (IOException | RuntimeException e) {
+        // the generator stopped inside the struct: dropped; the caller's write fails the same way
+        scratchGenerator = null;
+        last = null;
+        throw e;
+      }
+      return scratch.toByteArray();
+    }
+
+    private boolean unchanged(Struct struct, Field[] fields) {
+      for (int i = 0; i < fields.length; i++) {
+        if (struct.get(fields[i]) != values[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
    * {@link StructFields} per struct schema, by identity (a connector reuses its schema objects;
    * deep equality per struct would cost more than it saves). Bounded by clearing, like the written
    * schemas. One per output: not thread-safe.
@@ -221,6 +365,14 @@ final class PayloadWriter {
   static final class StructFieldsCache {
     private static final int CAPACITY = 1_000;
     private final Map<Schema, StructFields> bySchema = new IdentityHashMap<>();
+    private final JsonFactory factory;
+
+    /**
+     * @param factory makes the generators of repeated structs, as the output's own
+     */
+    StructFieldsCache(JsonFactory factory) {
+      this.factory = factory;
+    }
 
     StructFields of(Schema schema) {
       StructFields plan = bySchema.get(schema);
@@ -228,7 +380,7 @@ final class PayloadWriter {
         if (bySchema.size() >= CAPACITY) {
           bySchema.clear();
         }
-        plan = StructFields.of(schema);
+        plan = StructFields.of(schema, factory);
         bySchema.put(schema, plan);
       }
       return plan;

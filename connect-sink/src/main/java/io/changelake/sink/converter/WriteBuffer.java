@@ -31,7 +31,7 @@ final class WriteBuffer {
     // JsonConverter writes one value per message: no space between consecutive root values
     generator.setRootValueSeparator(null);
     payloadWriter =
-        new PayloadWriter(replaceNullWithDefault, new PayloadWriter.StructFieldsCache());
+        new PayloadWriter(replaceNullWithDefault, new PayloadWriter.StructFieldsCache(factory));
   }
 
   /**

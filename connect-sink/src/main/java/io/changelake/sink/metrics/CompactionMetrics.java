@@ -1,9 +1,13 @@
 package io.changelake.sink.metrics;
 
+import static io.changelake.metrics.MetricSpec.gauge;
+import static io.changelake.metrics.MetricSpec.sensor;
+
 import io.changelake.lsm.compact.BucketFiles;
-import io.changelake.metrics.MetricsRegistry;
-import io.changelake.metrics.TaggedMetrics;
-import java.util.Set;
+import io.changelake.metrics.MetricGroup;
+import io.changelake.metrics.MetricSpec;
+import io.changelake.metrics.MetricsRegistry.Stat;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -12,75 +16,102 @@ import java.util.concurrent.atomic.AtomicReference;
  * the task's compactor thread, read by the worker's metrics reporters: every field is atomic.
  */
 public final class CompactionMetrics {
-  private final AtomicLong compactions = new AtomicLong();
-  private final AtomicLong failures = new AtomicLong();
-  private final AtomicLong failingRounds = new AtomicLong();
+  /** What is published of the table's compaction, in registration order. */
+  enum Metric implements MetricSpec.Declared {
+    COMPACTIONS,
+    FAILURES,
+    FAILING_ROUNDS,
+    AGE,
+    DURATION,
+    FILES_PER_BUCKET_MAX,
+    FILES_PER_BUCKET_AVG;
+
+    @Override
+    public MetricSpec spec() {
+      return switch (this) {
+        case COMPACTIONS ->
+            gauge(
+                "table-compactions-total",
+                "Successful compaction and maintenance rounds of the table by this task.");
+        case FAILURES ->
+            gauge(
+                "table-compaction-failures-total",
+                "Compaction or maintenance rounds of the table by this task that failed.");
+        case FAILING_ROUNDS ->
+            gauge(
+                "table-compaction-failing-rounds",
+                "Consecutive failed rounds of the table by this task; 0 once a round succeeds.");
+        case AGE ->
+            gauge(
+                "table-compaction-age-ms",
+                "Time since any task of the connector last compacted the table successfully; -1"
+                    + " when not known yet. Grows past a few compaction intervals when compaction"
+                    + " falls behind.");
+        case DURATION ->
+            sensor(
+                "table-compaction-duration-ms",
+                "Successful compaction and maintenance rounds of the table by this task per second"
+                    + " (rate), and their average and longest duration in ms.",
+                Stat.RATE,
+                Stat.AVG,
+                Stat.MAX);
+        case FILES_PER_BUCKET_MAX ->
+            gauge(
+                "table-files-per-bucket-max",
+                "Data files in the table's fullest bucket after this task's latest compaction"
+                    + " round; -1 before its first.");
+        case FILES_PER_BUCKET_AVG ->
+            gauge(
+                "table-files-per-bucket-avg",
+                "Data files per bucket of the table on average after this task's latest"
+                    + " compaction round; -1 before its first.");
+      };
+    }
+  }
+
+  private final MetricGroup<Metric> metrics;
   // when any task of the connector last compacted the table (its heartbeat), 0 when unknown
   private final AtomicLong lastSuccessMs = new AtomicLong();
   // after this task's latest round; null before its first
   private final AtomicReference<BucketFiles> files = new AtomicReference<>();
-  private final MetricsRegistry.Recorder durationSensor;
 
   CompactionMetrics(String table, SinkMetrics owner) {
-    TaggedMetrics metrics = owner.tagged("table", table);
-    metrics.gauge(
-        "table-compactions-total",
-        "Successful compaction and maintenance rounds of the table by this task.",
-        compactions::get);
-    metrics.gauge(
-        "table-compaction-failures-total",
-        "Compaction or maintenance rounds of the table by this task that failed.",
-        failures::get);
-    metrics.gauge(
-        "table-compaction-failing-rounds",
-        "Consecutive failed rounds of the table by this task; 0 once a round succeeds.",
-        failingRounds::get);
-    metrics.gauge(
-        "table-compaction-age-ms",
-        "Time since any task of the connector last compacted the table successfully; -1 when"
-            + " not known yet. Grows past a few compaction intervals when compaction falls behind.",
-        this::ageMs);
-    durationSensor =
-        metrics.sensor(
-            "table-compaction-duration-ms",
-            "Successful compaction and maintenance rounds of the table by this task per second"
-                + " (rate), and their average and longest duration in ms.",
-            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    metrics.gauge(
-        "table-files-per-bucket-max",
-        "Data files in the table's fullest bucket after this task's latest compaction round; -1"
-            + " before its first.",
-        () -> {
-          BucketFiles after = files.get();
-          return after == null ? -1L : after.maxFiles();
-        });
-    metrics.gauge(
-        "table-files-per-bucket-avg",
-        "Data files per bucket of the table on average after this task's latest compaction round;"
-            + " -1 before its first.",
-        () -> {
-          BucketFiles after = files.get();
-          return after == null ? -1.0 : after.averageFiles();
-        });
+    metrics =
+        new MetricGroup<>(
+            owner.tagged("table", table),
+            Metric.class,
+            Map.of(
+                Metric.AGE,
+                this::ageMs,
+                Metric.FILES_PER_BUCKET_MAX,
+                () -> {
+                  BucketFiles after = files.get();
+                  return after == null ? -1L : after.maxFiles();
+                },
+                Metric.FILES_PER_BUCKET_AVG,
+                () -> {
+                  BucketFiles after = files.get();
+                  return after == null ? -1.0 : after.averageFiles();
+                }));
   }
 
   /** A round took {@code durationMs} and left the table's buckets with {@code filesAfter}. */
   public void succeeded(long nowMs, long durationMs, BucketFiles filesAfter) {
-    durationSensor.record(durationMs);
+    metrics.record(Metric.DURATION, durationMs);
     files.set(filesAfter);
     succeeded(nowMs);
   }
 
   private void succeeded(long nowMs) {
-    compactions.incrementAndGet();
-    failingRounds.set(0);
+    metrics.value(Metric.COMPACTIONS).incrementAndGet();
+    metrics.value(Metric.FAILING_ROUNDS).set(0);
     lastSuccessMs.set(nowMs);
   }
 
   /** Records a failed round; returns how many rounds in a row have failed now. */
   public long failed() {
-    failures.incrementAndGet();
-    return failingRounds.incrementAndGet();
+    metrics.value(Metric.FAILURES).incrementAndGet();
+    return metrics.value(Metric.FAILING_ROUNDS).incrementAndGet();
   }
 
   /** The table's last success as recorded by whichever task compacted it. */
@@ -94,14 +125,14 @@ public final class CompactionMetrics {
   }
 
   public long failingRounds() {
-    return failingRounds.get();
+    return metrics.value(Metric.FAILING_ROUNDS).get();
   }
 
   public long failuresTotal() {
-    return failures.get();
+    return metrics.value(Metric.FAILURES).get();
   }
 
   public long compactionsTotal() {
-    return compactions.get();
+    return metrics.value(Metric.COMPACTIONS).get();
   }
 }

@@ -1,12 +1,17 @@
 package io.changelake.sink.metrics;
 
+import static io.changelake.metrics.MetricSpec.gauge;
+import static io.changelake.metrics.MetricSpec.sensor;
+
 import io.changelake.lsm.fault.OutageTracker;
+import io.changelake.metrics.MetricGroup;
+import io.changelake.metrics.MetricSpec;
 import io.changelake.metrics.MetricsRegistries;
 import io.changelake.metrics.MetricsRegistry;
+import io.changelake.metrics.MetricsRegistry.Stat;
 import io.changelake.metrics.OutageMetrics;
 import io.changelake.metrics.TaggedMetrics;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.connect.sink.SinkTaskContext;
 
@@ -24,17 +29,63 @@ public final class SinkMetrics implements AutoCloseable {
   private final Map<String, CompactionMetrics> compactions =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  private final AtomicLong recordsIn = new AtomicLong();
-  private final AtomicLong recordsSkipped = new AtomicLong();
-  private final AtomicLong dlqRecords = new AtomicLong();
-  private final AtomicLong commits = new AtomicLong();
-  private final AtomicLong lastCommitMs = new AtomicLong();
-  private final MetricsRegistry.Recorder recordsInSensor;
-  private final MetricsRegistry.Recorder dlqSensor;
-  private final MetricsRegistry.Recorder commitRoundSensor;
+  private final MetricGroup<Metric> metrics;
   private final AtomicLong commitNanosTotal = new AtomicLong();
   // System.nanoTime() when the round in progress started, 0 between rounds
   private final AtomicLong roundStartedNanos = new AtomicLong();
+
+  /** What is published of the task, in registration order. */
+  enum Metric implements MetricSpec.Declared {
+    RECORDS_IN,
+    RECORDS_SKIPPED,
+    DLQ_RECORDS,
+    COMMIT_ROUNDS,
+    COMMIT_ROUND_DURATION,
+    RECORDS_IN_RATE,
+    DLQ_RATE,
+    COMMIT_ROUND_RATE,
+    COMMIT_TIME,
+    FRESHNESS_MAX;
+
+    @Override
+    public MetricSpec spec() {
+      return switch (this) {
+        case RECORDS_IN -> gauge("records-in-total", "Records received by the task.");
+        case RECORDS_SKIPPED ->
+            gauge(
+                "records-skipped-total",
+                "Records skipped because their table already contained them (replay after a"
+                    + " restart).");
+        case DLQ_RECORDS -> gauge("dlq-records-total", "Records sent to the dead-letter queue.");
+        case COMMIT_ROUNDS -> gauge("commit-rounds-total", "Commit rounds of the task.");
+        case COMMIT_ROUND_DURATION ->
+            gauge(
+                "commit-round-duration-ms", "Duration of the latest commit round over all tables.");
+        case RECORDS_IN_RATE ->
+            sensor("records-in", "Records received by the task per second.", Stat.RATE);
+        case DLQ_RATE ->
+            sensor("dlq-records", "Records sent to the dead-letter queue per second.", Stat.RATE);
+        case COMMIT_ROUND_RATE ->
+            sensor(
+                "commit-round-duration-ms",
+                "Commit rounds per second (rate), and their average and longest duration in ms.",
+                Stat.RATE,
+                Stat.AVG,
+                Stat.MAX);
+        case COMMIT_TIME ->
+            gauge(
+                "commit-time-ms-total",
+                "Time the task spent in commit rounds, the round in progress included: sampled next to"
+                    + " the consumer's records-consumed-total it shows whether consumption goes on"
+                    + " during rounds.");
+        case FRESHNESS_MAX ->
+            gauge(
+                "freshness-ms-max",
+                "The largest table-freshness-ms over the task's tables: now minus the newest committed"
+                    + " source timestamp of the table furthest behind; -1 while no table's is known.");
+      };
+    }
+  }
 
   /** The metrics of sink task {@code task} of {@code connector}, published as the worker allows. */
   public static SinkMetrics of(SinkTaskContext context, String connector, int task) {
@@ -44,44 +95,13 @@ public final class SinkMetrics implements AutoCloseable {
   /** {@code registry} may be null (tests without a worker): then nothing is published. */
   public SinkMetrics(MetricsRegistry registry) {
     this.registry = registry == null ? MetricsRegistry.NONE : registry;
-    TaggedMetrics task = TaggedMetrics.untagged(this.registry);
-    task.gauge("records-in-total", "Records received by the task.", recordsIn::get);
-    task.gauge(
-        "records-skipped-total",
-        "Records skipped because their table already contained them (replay after a restart).",
-        recordsSkipped::get);
-    task.gauge("dlq-records-total", "Records sent to the dead-letter queue.", dlqRecords::get);
-    task.gauge("commit-rounds-total", "Commit rounds of the task.", commits::get);
-    task.gauge(
-        "commit-round-duration-ms",
-        "Duration of the latest commit round over all tables.",
-        lastCommitMs::get);
-    recordsInSensor =
-        task.sensor(
-            "records-in",
-            "Records received by the task per second.",
-            Set.of(MetricsRegistry.Stat.RATE));
-    dlqSensor =
-        task.sensor(
-            "dlq-records",
-            "Records sent to the dead-letter queue per second.",
-            Set.of(MetricsRegistry.Stat.RATE));
-    commitRoundSensor =
-        task.sensor(
-            "commit-round-duration-ms",
-            "Commit rounds per second (rate), and their average and longest duration in ms.",
-            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    task.gauge(
-        "commit-time-ms-total",
-        "Time the task spent in commit rounds, the round in progress included: sampled next to the"
-            + " consumer's records-consumed-total it shows whether consumption goes on during"
-            + " rounds.",
-        this::commitMillisTotal);
-    task.gauge(
-        "freshness-ms-max",
-        "The largest table-freshness-ms over the task's tables: now minus the newest committed"
-            + " source timestamp of the table furthest behind; -1 while no table's is known.",
-        this::freshnessMsMax);
+    metrics =
+        new MetricGroup<>(
+            TaggedMetrics.untagged(this.registry),
+            Metric.class,
+            Map.of(
+                Metric.COMMIT_TIME, this::commitMillisTotal,
+                Metric.FRESHNESS_MAX, this::freshnessMsMax));
   }
 
   /** The largest known freshness over the tables, -1 when none is known. */
@@ -94,17 +114,17 @@ public final class SinkMetrics implements AutoCloseable {
   }
 
   public void recordIn() {
-    recordsIn.incrementAndGet();
-    recordsInSensor.record(1);
+    metrics.value(Metric.RECORDS_IN).incrementAndGet();
+    metrics.record(Metric.RECORDS_IN_RATE, 1);
   }
 
   public void recordSkipped() {
-    recordsSkipped.incrementAndGet();
+    metrics.value(Metric.RECORDS_SKIPPED).incrementAndGet();
   }
 
   public void recordToDlq() {
-    dlqRecords.incrementAndGet();
-    dlqSensor.record(1);
+    metrics.value(Metric.DLQ_RECORDS).incrementAndGet();
+    metrics.record(Metric.DLQ_RATE, 1);
   }
 
   /** A commit round starts; {@link #commitRound} ends it. */
@@ -115,9 +135,9 @@ public final class SinkMetrics implements AutoCloseable {
   public void commitRound(long durationMs) {
     long started = roundStartedNanos.getAndSet(0);
     commitNanosTotal.addAndGet(started == 0 ? durationMs * 1_000_000 : System.nanoTime() - started);
-    commits.incrementAndGet();
-    lastCommitMs.set(durationMs);
-    commitRoundSensor.record(durationMs);
+    metrics.value(Metric.COMMIT_ROUNDS).incrementAndGet();
+    metrics.value(Metric.COMMIT_ROUND_DURATION).set(durationMs);
+    metrics.record(Metric.COMMIT_ROUND_RATE, durationMs);
   }
 
   private long commitMillisTotal() {
@@ -127,11 +147,11 @@ public final class SinkMetrics implements AutoCloseable {
   }
 
   public long recordsIn() {
-    return recordsIn.get();
+    return metrics.value(Metric.RECORDS_IN).get();
   }
 
   public long dlqRecords() {
-    return dlqRecords.get();
+    return metrics.value(Metric.DLQ_RECORDS).get();
   }
 
   /** Compaction metrics of {@code table}, registered on first use (from the compactor thread). */

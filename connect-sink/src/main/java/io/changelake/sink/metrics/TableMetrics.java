@@ -1,10 +1,14 @@
 package io.changelake.sink.metrics;
 
+import static io.changelake.metrics.MetricSpec.gauge;
+import static io.changelake.metrics.MetricSpec.sensor;
+
 import io.changelake.lsm.commit.CommitResult;
-import io.changelake.metrics.MetricsRegistry;
-import io.changelake.metrics.TaggedMetrics;
+import io.changelake.metrics.MetricGroup;
+import io.changelake.metrics.MetricSpec;
+import io.changelake.metrics.MetricsRegistry.Stat;
+import java.util.Map;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,22 +18,88 @@ import java.util.concurrent.atomic.AtomicLong;
  * atomic.
  */
 public final class TableMetrics {
-  private final AtomicLong recordsIn = new AtomicLong();
-  private final AtomicLong rowsWritten = new AtomicLong();
-  private final AtomicLong commits = new AtomicLong();
-  private final AtomicLong commitDurationMs = new AtomicLong();
-  private final AtomicLong lastSnapshotId = new AtomicLong(-1);
-  private final AtomicLong schemaChanges = new AtomicLong();
+  /** What is published of the table, in registration order. */
+  enum Metric implements MetricSpec.Declared {
+    RECORDS_IN,
+    ROWS_WRITTEN,
+    COMMITS,
+    COMMIT_DURATION,
+    LAST_SNAPSHOT_ID,
+    COMMIT_LAG,
+    SCHEMA_CHANGES,
+    ROWS_WRITTEN_RATE,
+    COMMIT_RATE,
+    ROWS_PER_COMMIT,
+    BYTES_WRITTEN,
+    BYTES_WRITTEN_RATE,
+    SCHEMA_CHANGE_RATE,
+    FRESHNESS;
+
+    @Override
+    public MetricSpec spec() {
+      return switch (this) {
+        case RECORDS_IN -> gauge("table-records-in-total", "Records routed to the table.");
+        case ROWS_WRITTEN -> gauge("table-rows-written-total", "Rows written to the table.");
+        case COMMITS -> gauge("table-commits-total", "Snapshots committed to the table.");
+        case COMMIT_DURATION ->
+            gauge("table-commit-duration-ms", "Duration of the latest commit of the table.");
+        case LAST_SNAPSHOT_ID ->
+            gauge(
+                "table-last-snapshot-id",
+                "Id of the latest snapshot this task committed, -1 before the first.");
+        case COMMIT_LAG ->
+            gauge(
+                "table-commit-lag-ms",
+                "How long the oldest row not yet committed has been waiting; 0 when all are"
+                    + " committed.");
+        case SCHEMA_CHANGES ->
+            gauge("table-schema-changes-total", "Schema changes this task applied to the table.");
+        case ROWS_WRITTEN_RATE ->
+            sensor("table-rows-written", "Rows written to the table per second.", Stat.RATE);
+        case COMMIT_RATE ->
+            sensor(
+                "table-commit-duration-ms",
+                "Commits of the table per second (rate), and their average and longest duration in"
+                    + " ms.",
+                Stat.RATE,
+                Stat.AVG,
+                Stat.MAX);
+        case ROWS_PER_COMMIT ->
+            sensor(
+                "table-rows-per-commit",
+                "Average and largest number of rows one commit of the table carried.",
+                Stat.AVG,
+                Stat.MAX);
+        case BYTES_WRITTEN ->
+            gauge(
+                "table-bytes-written-total",
+                "Bytes of the data and changelog files the task's commits added to the table.");
+        case BYTES_WRITTEN_RATE ->
+            sensor(
+                "table-bytes-written",
+                "Bytes of data and changelog files the task's commits added to the table per second.",
+                Stat.VALUE_RATE);
+        case SCHEMA_CHANGE_RATE ->
+            sensor(
+                "table-schema-changes",
+                "Schema changes this task applied to the table per second.",
+                Stat.VALUE_RATE);
+        case FRESHNESS ->
+            gauge(
+                "table-freshness-ms",
+                "Now minus the newest source timestamp (Debezium source.ts_ms, flattened"
+                    + " __source_ts_ms) among the rows this task committed to the table; -1 while"
+                    + " unknown (nothing committed since the task started, or the records carry no"
+                    + " source timestamp).");
+      };
+    }
+  }
+
+  private final MetricGroup<Metric> metrics;
   // wall-clock time the oldest uncommitted row arrived; 0 when everything is committed
   private final AtomicLong oldestPendingMs = new AtomicLong();
   // rows written when the previous commit ended: the next commit's rows are the difference
   private final AtomicLong rowsAtLastCommit = new AtomicLong();
-  private final MetricsRegistry.Recorder rowsWrittenSensor;
-  private final MetricsRegistry.Recorder commitSensor;
-  private final MetricsRegistry.Recorder rowsPerCommitSensor;
-  private final MetricsRegistry.Recorder bytesSensor;
-  private final MetricsRegistry.Recorder schemaChangeSensor;
-  private final AtomicLong bytesWritten = new AtomicLong();
   // newest source.ts_ms of the rows written since the last commit, and of the committed rows; 0
   // while unknown (no row carried one)
   private final AtomicLong pendingNewestSourceMs = new AtomicLong();
@@ -43,65 +113,16 @@ public final class TableMetrics {
   private final AtomicBoolean sealPending = new AtomicBoolean();
 
   TableMetrics(String table, SinkMetrics owner) {
-    TaggedMetrics metrics = owner.tagged("table", table);
-    metrics.gauge("table-records-in-total", "Records routed to the table.", recordsIn::get);
-    metrics.gauge("table-rows-written-total", "Rows written to the table.", rowsWritten::get);
-    metrics.gauge("table-commits-total", "Snapshots committed to the table.", commits::get);
-    metrics.gauge(
-        "table-commit-duration-ms",
-        "Duration of the latest commit of the table.",
-        commitDurationMs::get);
-    metrics.gauge(
-        "table-last-snapshot-id",
-        "Id of the latest snapshot this task committed, -1 before the first.",
-        lastSnapshotId::get);
-    metrics.gauge(
-        "table-commit-lag-ms",
-        "How long the oldest row not yet committed has been waiting; 0 when all are committed.",
-        this::commitLagMs);
-    metrics.gauge(
-        "table-schema-changes-total",
-        "Schema changes this task applied to the table.",
-        schemaChanges::get);
-    rowsWrittenSensor =
-        metrics.sensor(
-            "table-rows-written",
-            "Rows written to the table per second.",
-            Set.of(MetricsRegistry.Stat.RATE));
-    commitSensor =
-        metrics.sensor(
-            "table-commit-duration-ms",
-            "Commits of the table per second (rate), and their average and longest duration in ms.",
-            Set.of(MetricsRegistry.Stat.RATE, MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    rowsPerCommitSensor =
-        metrics.sensor(
-            "table-rows-per-commit",
-            "Average and largest number of rows one commit of the table carried.",
-            Set.of(MetricsRegistry.Stat.AVG, MetricsRegistry.Stat.MAX));
-    metrics.gauge(
-        "table-bytes-written-total",
-        "Bytes of the data and changelog files the task's commits added to the table.",
-        bytesWritten::get);
-    bytesSensor =
-        metrics.sensor(
-            "table-bytes-written",
-            "Bytes of data and changelog files the task's commits added to the table per second.",
-            Set.of(MetricsRegistry.Stat.VALUE_RATE));
-    schemaChangeSensor =
-        metrics.sensor(
-            "table-schema-changes",
-            "Schema changes this task applied to the table per second.",
-            Set.of(MetricsRegistry.Stat.VALUE_RATE));
-    metrics.gauge(
-        "table-freshness-ms",
-        "Now minus the newest source timestamp (Debezium source.ts_ms, flattened __source_ts_ms)"
-            + " among the rows this task committed to the table; -1 while unknown (nothing"
-            + " committed since the task started, or the records carry no source timestamp).",
-        this::freshnessMs);
+    metrics =
+        new MetricGroup<>(
+            owner.tagged("table", table),
+            Metric.class,
+            Map.of(Metric.COMMIT_LAG, this::commitLagMs, Metric.FRESHNESS, this::freshnessMs));
+    metrics.value(Metric.LAST_SNAPSHOT_ID).set(-1);
   }
 
   public void recordIn() {
-    recordsIn.incrementAndGet();
+    metrics.value(Metric.RECORDS_IN).incrementAndGet();
   }
 
   /** A row was written; {@code sourceTimestamp}: when the source committed it, if known. */
@@ -113,8 +134,8 @@ public final class TableMetrics {
   }
 
   public void rowWritten() {
-    rowsWritten.incrementAndGet();
-    rowsWrittenSensor.record(1);
+    metrics.value(Metric.ROWS_WRITTEN).incrementAndGet();
+    metrics.record(Metric.ROWS_WRITTEN_RATE, 1);
     oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
   }
 
@@ -129,7 +150,7 @@ public final class TableMetrics {
     if (oldest != 0) {
       sealedOldestMs.compareAndSet(0, oldest);
     }
-    rowsAtSeal.set(rowsWritten.get());
+    rowsAtSeal.set(rowsWritten());
     sealPending.set(true);
   }
 
@@ -141,18 +162,18 @@ public final class TableMetrics {
     if (!sealPending.get()) {
       sealed();
     }
-    bytesWritten.addAndGet(result.bytesWritten());
-    bytesSensor.record(result.bytesWritten());
+    metrics.value(Metric.BYTES_WRITTEN).addAndGet(result.bytesWritten());
+    metrics.record(Metric.BYTES_WRITTEN_RATE, result.bytesWritten());
     long newest = sealedNewestSourceMs.getAndSet(0);
     if (newest > 0) {
       committedNewestSourceMs.accumulateAndGet(newest, Math::max);
     }
-    commits.incrementAndGet();
-    commitDurationMs.set(durationMs);
-    commitSensor.record(durationMs);
+    metrics.value(Metric.COMMITS).incrementAndGet();
+    metrics.value(Metric.COMMIT_DURATION).set(durationMs);
+    metrics.record(Metric.COMMIT_RATE, durationMs);
     long written = rowsAtSeal.get();
-    rowsPerCommitSensor.record(written - rowsAtLastCommit.getAndSet(written));
-    result.snapshotId().ifPresent(lastSnapshotId::set);
+    metrics.record(Metric.ROWS_PER_COMMIT, written - rowsAtLastCommit.getAndSet(written));
+    result.snapshotId().ifPresent(metrics.value(Metric.LAST_SNAPSHOT_ID)::set);
     sealedOldestMs.set(0);
     sealPending.set(false);
   }
@@ -165,8 +186,8 @@ public final class TableMetrics {
   }
 
   public void schemaChanged(int steps) {
-    schemaChanges.addAndGet(steps);
-    schemaChangeSensor.record(steps);
+    metrics.value(Metric.SCHEMA_CHANGES).addAndGet(steps);
+    metrics.record(Metric.SCHEMA_CHANGE_RATE, steps);
   }
 
   /** See the {@code table-freshness-ms} gauge; -1 while unknown. */
@@ -176,10 +197,10 @@ public final class TableMetrics {
   }
 
   public long bytesWritten() {
-    return bytesWritten.get();
+    return metrics.value(Metric.BYTES_WRITTEN).get();
   }
 
   public long rowsWritten() {
-    return rowsWritten.get();
+    return metrics.value(Metric.ROWS_WRITTEN).get();
   }
 }

@@ -279,19 +279,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       failedBatch = Collections.newSetFromMap(new IdentityHashMap<>());
       failedBatch.addAll(batch);
     }
-    return new RetriableException(
-        doing
-            + " failed because "
-            + retry.failure().dependency().description()
-            + " is unavailable (retry "
-            + retry.retry()
-            + " in "
-            + retry.backoff().toMillis()
-            + " ms, reading again from "
-            + rewind
-            + "): "
-            + retry.failure().reason(),
-        error);
+    return new RetriableException(retry.message(doing, ", reading again from " + rewind), error);
   }
 
   /** Drops every row not committed; returns the positions to read again from. */

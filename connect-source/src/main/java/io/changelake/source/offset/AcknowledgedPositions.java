@@ -2,8 +2,7 @@ package io.changelake.source.offset;
 
 import io.changelake.lsm.changelog.ReaderPosition;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Iterator;
 import java.util.Optional;
 
 /**
@@ -14,49 +13,72 @@ import java.util.Optional;
  * than the stored offset) would skip the record after a restart. Only the end of the acknowledged
  * prefix is safe.
  *
- * <p>Records sharing a position (a delete and its tombstone) count once each. Thread-safe: records
- * are dispatched on the task thread, acknowledged on the producer's.
+ * <p>Each dispatch returns a {@link Ticket} that the record carries to its acknowledgement, so
+ * acknowledging costs no lookup: O(1) amortised (each ticket leaves the queue once). Records
+ * sharing a position (a delete and its tombstone) share a ticket and count once each. Thread-safe:
+ * records are dispatched on the task thread, acknowledged on the producer's.
  */
 public final class AcknowledgedPositions {
-  private static final class Pending {
-    final ReaderPosition position;
-    int unacknowledged = 1;
 
-    Pending(ReaderPosition position) {
+  /** The records dispatched at one position, until Kafka acknowledged all of them. */
+  public static final class Ticket {
+    private final AcknowledgedPositions owner;
+    private final ReaderPosition position;
+    // guarded by owner
+    private int unacknowledged = 1;
+
+    private Ticket(AcknowledgedPositions owner, ReaderPosition position) {
+      this.owner = owner;
       this.position = position;
+    }
+
+    /** Kafka acknowledged one record of this ticket (or Connect dropped it). */
+    public void acknowledged() {
+      owner.acknowledged(this);
     }
   }
 
-  private final ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-  private final Map<ReaderPosition, Pending> byPosition = new HashMap<>();
+  private final ArrayDeque<Ticket> inFlight = new ArrayDeque<>();
   private ReaderPosition contiguous;
 
-  /** A record carrying {@code position} is handed to Connect (in position order). */
-  public synchronized void dispatched(ReaderPosition position) {
-    Pending last = inFlight.peekLast();
+  /**
+   * A record carrying {@code position} is handed to Connect (in position order); returns the ticket
+   * its acknowledgement is reported with.
+   */
+  public synchronized Ticket dispatched(ReaderPosition position) {
+    Ticket last = inFlight.peekLast();
     if (last != null && last.position.equals(position)) {
       last.unacknowledged++;
-      return;
+      return last;
     }
-    Pending pending = new Pending(position);
-    inFlight.addLast(pending);
-    byPosition.put(position, pending);
+    Ticket ticket = new Ticket(this, position);
+    inFlight.addLast(ticket);
+    return ticket;
   }
 
   /**
-   * Kafka acknowledged a record carrying {@code position} (or Connect is done with it otherwise: a
-   * transformation dropped it). Positions this instance did not dispatch are ignored.
+   * Kafka acknowledged a record carrying {@code position}, for a record that lost its ticket: the
+   * oldest ticket in flight at that position is acknowledged. Positions this instance did not
+   * dispatch, or whose records are all acknowledged, are ignored. Linear in the records in flight;
+   * records Connect hands back carry their ticket ({@link Ticket#acknowledged}).
    */
   public synchronized void acknowledged(ReaderPosition position) {
-    Pending pending = byPosition.get(position);
-    if (pending == null) {
+    for (Iterator<Ticket> it = inFlight.iterator(); it.hasNext(); ) {
+      Ticket ticket = it.next();
+      if (ticket.position.equals(position) && ticket.unacknowledged > 0) {
+        acknowledged(ticket);
+        return;
+      }
+    }
+  }
+
+  private synchronized void acknowledged(Ticket ticket) {
+    if (ticket.owner != this || ticket.unacknowledged <= 0) {
       return;
     }
-    pending.unacknowledged--;
+    ticket.unacknowledged--;
     while (!inFlight.isEmpty() && inFlight.peekFirst().unacknowledged <= 0) {
-      Pending done = inFlight.removeFirst();
-      byPosition.remove(done.position);
-      contiguous = done.position;
+      contiguous = inFlight.removeFirst().position;
     }
   }
 

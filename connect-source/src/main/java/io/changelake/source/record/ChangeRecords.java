@@ -128,18 +128,17 @@ public final class ChangeRecords {
   }
 
   /** A record of the table's topic, partition chosen by the producer; a null value: a tombstone. */
-  private SourceRecord record(
+  private PublishedRecord record(
       Map<String, ?> sourcePartition,
       Map<String, ?> sourceOffset,
       Schema keySchema,
       Struct key,
       Struct value,
       long now) {
-    return new SourceRecord(
+    return new PublishedRecord(
         sourcePartition,
         sourceOffset,
         topic,
-        null,
         keySchema,
         key,
         value == null ? null : values.schema(),
@@ -199,8 +198,8 @@ public final class ChangeRecords {
     StructMapper rows = new StructMapper(newRowType, columns, topic + ".Value", true);
     values =
         switch (settings.format()) {
-          case ENVELOPE -> new EnvelopeFormat(topic, rows);
-          case FLAT -> new FlatFormat(topic, rows, settings.flatOpField());
+          case ENVELOPE -> EnvelopeFormat.of(topic, rows);
+          case FLAT -> FlatFormat.of(topic, rows, settings.flatOpField());
         };
     rowType = newRowType;
   }

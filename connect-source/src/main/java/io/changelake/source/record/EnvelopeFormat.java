@@ -12,19 +12,19 @@ import org.apache.paimon.data.InternalRow;
  * Debezium's change envelope. Debezium's JDBC sink recognises an envelope by a value schema name
  * containing {@code Envelope}, hence {@code <topic>.Envelope} as Debezium names it.
  */
-final class EnvelopeFormat implements ValueFormat {
-  private final StructMapper rows;
-  private final Schema schema;
-  // by Field, not by name: no lookup per record
-  private final Field before;
-  private final Field after;
-  private final Field source;
-  private final Field op;
-  private final Field tsMs;
+record EnvelopeFormat(
+    StructMapper rows,
+    Schema schema,
+    // by Field, not by name: no lookup per record
+    Field before,
+    Field after,
+    Field source,
+    Field op,
+    Field tsMs)
+    implements ValueFormat {
 
-  EnvelopeFormat(String topic, StructMapper rows) {
-    this.rows = rows;
-    this.schema =
+  static EnvelopeFormat of(String topic, StructMapper rows) {
+    Schema schema =
         SchemaBuilder.struct()
             .name(topic + EnvelopeFields.ENVELOPE_NAME_SUFFIX)
             .field(EnvelopeFields.BEFORE, rows.schema())
@@ -33,16 +33,14 @@ final class EnvelopeFormat implements ValueFormat {
             .field(EnvelopeFields.OP, Schema.STRING_SCHEMA)
             .field(EnvelopeFields.TS_MS, Schema.OPTIONAL_INT64_SCHEMA)
             .build();
-    this.before = schema.field(EnvelopeFields.BEFORE);
-    this.after = schema.field(EnvelopeFields.AFTER);
-    this.source = schema.field(EnvelopeFields.SOURCE);
-    this.op = schema.field(EnvelopeFields.OP);
-    this.tsMs = schema.field(EnvelopeFields.TS_MS);
-  }
-
-  @Override
-  public Schema schema() {
-    return schema;
+    return new EnvelopeFormat(
+        rows,
+        schema,
+        schema.field(EnvelopeFields.BEFORE),
+        schema.field(EnvelopeFields.AFTER),
+        schema.field(EnvelopeFields.SOURCE),
+        schema.field(EnvelopeFields.OP),
+        schema.field(EnvelopeFields.TS_MS));
   }
 
   @Override

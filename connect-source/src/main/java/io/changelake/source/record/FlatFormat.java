@@ -15,17 +15,15 @@ import org.apache.paimon.data.InternalRow;
  * value holds null in every column and {@code t} in the operation field, so the columns are all
  * optional here (also those of the primary key, which keys carry as required).
  */
-final class FlatFormat implements ValueFormat {
-  private final StructMapper rows;
-  private final String opField;
-  private final Schema schema;
-  // the value's fields of the row's columns, in the row schema's order, and of the operation
-  private final List<Field> columns;
-  private final Field op;
+record FlatFormat(
+    StructMapper rows,
+    Schema schema,
+    // the value's fields of the row's columns, in the row schema's order, and of the operation
+    List<Field> columns,
+    Field op)
+    implements ValueFormat {
 
-  FlatFormat(String topic, StructMapper rows, String opField) {
-    this.rows = rows;
-    this.opField = opField;
+  static FlatFormat of(String topic, StructMapper rows, String opField) {
     if (rows.schema().field(opField) != null) {
       throw new ConnectException(
           "Topic "
@@ -38,14 +36,12 @@ final class FlatFormat implements ValueFormat {
     for (Field field : rows.schema().fields()) {
       builder.field(field.name(), optional(field.schema()));
     }
-    this.schema = builder.field(opField, Schema.STRING_SCHEMA).build();
-    this.columns = schema.fields().subList(0, rows.schema().fields().size());
-    this.op = schema.field(opField);
-  }
-
-  @Override
-  public Schema schema() {
-    return schema;
+    Schema schema = builder.field(opField, Schema.STRING_SCHEMA).build();
+    return new FlatFormat(
+        rows,
+        schema,
+        schema.fields().subList(0, rows.schema().fields().size()),
+        schema.field(opField));
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.changelake.source.record;
 import io.changelake.schema.debezium.EnvelopeFields.Source;
 import io.changelake.source.Versions;
 import org.apache.kafka.connect.data.Schema;
-import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
 
 /**
@@ -30,11 +29,7 @@ public record SourceInfo(
   public static final String CONNECTOR = "changelake";
 
   public static final Schema SCHEMA =
-      SchemaBuilder.struct()
-          .name("io.changelake.source.Source")
-          .field(Source.VERSION, Schema.STRING_SCHEMA)
-          .field(Source.CONNECTOR, Schema.STRING_SCHEMA)
-          .field(Source.NAME, Schema.STRING_SCHEMA)
+      Source.schema("io.changelake.source.Source")
           .field(Source.SNAPSHOT, Schema.OPTIONAL_STRING_SCHEMA)
           .field(Source.DB, Schema.STRING_SCHEMA)
           .field(Source.TABLE, Schema.STRING_SCHEMA)

@@ -49,4 +49,34 @@ class AcknowledgedPositionsTest {
     positions.acknowledged(at(9, 1));
     assertThat(positions.contiguous()).contains(at(9, 1));
   }
+
+  @Test
+  void ticketsAcknowledgedOutOfOrderAdvanceOnlyTheAcknowledgedPrefix() {
+    AcknowledgedPositions positions = new AcknowledgedPositions();
+    AcknowledgedPositions.Ticket first = positions.dispatched(at(4, 1));
+    AcknowledgedPositions.Ticket delete = positions.dispatched(at(4, 2));
+    AcknowledgedPositions.Ticket tombstone = positions.dispatched(at(4, 2));
+    AcknowledgedPositions.Ticket last = positions.dispatched(at(4, 3));
+    assertThat(tombstone).as("a delete and its tombstone share a position").isSameAs(delete);
+
+    last.acknowledged();
+    delete.acknowledged();
+    assertThat(positions.contiguous()).as("row 1 is still in flight").isEmpty();
+    first.acknowledged();
+    assertThat(positions.contiguous()).as("the tombstone of row 2 is in flight").contains(at(4, 1));
+    tombstone.acknowledged();
+    assertThat(positions.contiguous()).contains(at(4, 3));
+  }
+
+  @Test
+  void aTicketAcknowledgedMoreOftenThanItsRecordsWereDispatchedCountsOnce() {
+    AcknowledgedPositions positions = new AcknowledgedPositions();
+    AcknowledgedPositions.Ticket first = positions.dispatched(at(7, 1));
+    positions.dispatched(at(7, 2));
+    first.acknowledged();
+    first.acknowledged();
+    assertThat(positions.contiguous()).contains(at(7, 1));
+    positions.dispatched(at(7, 3)).acknowledged();
+    assertThat(positions.contiguous()).as("row 2 is still in flight").contains(at(7, 1));
+  }
 }

@@ -85,28 +85,20 @@ public final class EmbeddedPlatform implements AutoCloseable {
     awaitBroker();
   }
 
+  // the fixed settings are resources (src/main/resources/platform): they read as a
+  // server.properties
   private Properties brokerProps() {
     Properties props = new Properties();
-    int kafka = settings.kafkaPort();
-    int controller = settings.controllerPort();
-    props.put("process.roles", "broker,controller");
-    props.put("node.id", "1");
-    props.put("controller.quorum.voters", "1@127.0.0.1:" + controller);
-    props.put(
-        "listeners", "PLAINTEXT://127.0.0.1:" + kafka + ",CONTROLLER://127.0.0.1:" + controller);
-    props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + kafka);
-    props.put("controller.listener.names", "CONTROLLER");
-    props.put("inter.broker.listener.name", "PLAINTEXT");
-    props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-    props.put("log.dirs", settings.kafkaLogDir().toString());
-    props.put("num.partitions", "1");
-    props.put("auto.create.topics.enable", "true");
-    props.put("offsets.topic.replication.factor", "1");
-    props.put("transaction.state.log.replication.factor", "1");
-    props.put("transaction.state.log.min.isr", "1");
-    props.put("share.coordinator.state.topic.replication.factor", "1");
-    props.put("share.coordinator.state.topic.min.isr", "1");
-    props.put("group.initial.rebalance.delay.ms", "0");
+    props.putAll(
+        PropertyTemplate.load(
+            "/platform/broker.properties",
+            Map.of(
+                "kafka.port",
+                String.valueOf(settings.kafkaPort()),
+                "controller.port",
+                String.valueOf(settings.controllerPort()),
+                "log.dirs",
+                settings.kafkaLogDir().toString())));
     return props;
   }
 
@@ -171,36 +163,20 @@ public final class EmbeddedPlatform implements AutoCloseable {
   }
 
   private Map<String, String> workerProps() {
-    Map<String, String> worker = new HashMap<>();
-    worker.put("bootstrap.servers", settings.bootstrapServers());
-    worker.put("group.id", "changelake-connect");
-    worker.put("config.storage.topic", "_changelake-connect-configs");
-    worker.put("offset.storage.topic", "_changelake-connect-offsets");
-    worker.put("status.storage.topic", "_changelake-connect-status");
-    worker.put("config.storage.replication.factor", "1");
-    worker.put("offset.storage.replication.factor", "1");
-    worker.put("status.storage.replication.factor", "1");
-    worker.put("key.converter", "org.apache.kafka.connect.json.JsonConverter");
-    worker.put("value.converter", "org.apache.kafka.connect.json.JsonConverter");
-    worker.put("listeners", "http://127.0.0.1:" + settings.connectPort());
-    worker.put("rest.advertised.host.name", "127.0.0.1");
-    worker.put("rest.advertised.port", String.valueOf(settings.connectPort()));
+    Map<String, String> worker =
+        new HashMap<>(
+            PropertyTemplate.load(
+                "/platform/worker.properties",
+                Map.of(
+                    "bootstrap.servers",
+                    settings.bootstrapServers(),
+                    "connect.port",
+                    String.valueOf(settings.connectPort()))));
     if (!settings.pluginDirs().isEmpty()) {
       worker.put(
           "plugin.path",
           settings.pluginDirs().stream().map(Path::toString).collect(Collectors.joining(",")));
     }
-    worker.put("plugin.discovery", "service_load");
-    worker.put("offset.flush.interval.ms", "1000");
-    worker.put("scheduled.rebalance.max.delay.ms", "0");
-    // connector files reference secrets as ${env:...} and ${file:...}: the worker resolves them
-    worker.put("config.providers", "env,file");
-    worker.put(
-        "config.providers.env.class",
-        "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
-    worker.put(
-        "config.providers.file.class",
-        "org.apache.kafka.common.config.provider.FileConfigProvider");
     worker.putAll(settings.workerOverrides());
     return worker;
   }

@@ -26,11 +26,7 @@ import org.apache.kafka.connect.data.Struct;
 public final class DebeziumTable {
   /** Debezium's PostgreSQL {@code source} block schema, as 3.6 writes it. */
   public static final Schema SOURCE =
-      SchemaBuilder.struct()
-          .name("io.debezium.connector.postgresql.Source")
-          .field(Source.VERSION, Schema.STRING_SCHEMA)
-          .field(Source.CONNECTOR, Schema.STRING_SCHEMA)
-          .field(Source.NAME, Schema.STRING_SCHEMA)
+      Source.schema("io.debezium.connector.postgresql.Source")
           .field(Source.TS_MS, Schema.INT64_SCHEMA)
           .field(
               Source.SNAPSHOT,

@@ -8,15 +8,10 @@ package io.changelake.lsm.fault;
  */
 public final class BrokenWriterException extends LakeException {
   public BrokenWriterException(String message) {
-    super(message, null);
+    super(message, null, false);
   }
 
   public BrokenWriterException(String message, Throwable cause) {
-    super(message, cause);
-  }
-
-  @Override
-  public boolean retriable() {
-    return false;
+    super(message, cause, false);
   }
 }

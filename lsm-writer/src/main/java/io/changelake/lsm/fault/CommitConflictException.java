@@ -8,11 +8,6 @@ package io.changelake.lsm.fault;
  */
 public final class CommitConflictException extends LakeException {
   public CommitConflictException(String message, Throwable cause) {
-    super(message, cause);
-  }
-
-  @Override
-  public boolean retriable() {
-    return true;
+    super(message, cause, true);
   }
 }

@@ -14,7 +14,7 @@ public final class LakeDataException extends LakeException {
    * @param field the field at fault, or null
    */
   public LakeDataException(String message, String table, String field, Throwable cause) {
-    super(message, cause);
+    super(message, cause, false);
     this.table = table;
     this.field = field;
   }
@@ -26,10 +26,5 @@ public final class LakeDataException extends LakeException {
   /** The field at fault, or null when the whole record or table is. */
   public String field() {
     return field;
-  }
-
-  @Override
-  public boolean retriable() {
-    return false;
   }
 }

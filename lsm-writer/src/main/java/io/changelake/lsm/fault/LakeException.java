@@ -33,12 +33,18 @@ public abstract sealed class LakeException extends IllegalStateException
         WriterFencedException,
         LakeDataException {
 
-  LakeException(String message, Throwable cause) {
+  private final boolean retriable;
+
+  // each kind fixes whether a retry is safe, so it is a property of the kind, not of the call
+  LakeException(String message, Throwable cause, boolean retriable) {
     super(message, cause);
+    this.retriable = retriable;
   }
 
   /** True when doing the same again (after what the kind says) loses and duplicates nothing. */
-  public abstract boolean retriable();
+  public final boolean retriable() {
+    return retriable;
+  }
 
   /**
    * The failure of an operation whose cause lsm-writer does not know more about: {@link

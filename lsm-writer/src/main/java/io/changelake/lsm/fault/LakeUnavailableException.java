@@ -6,11 +6,6 @@ package io.changelake.lsm.fault;
  */
 public final class LakeUnavailableException extends LakeException {
   public LakeUnavailableException(String message, Throwable cause) {
-    super(message, cause);
-  }
-
-  @Override
-  public boolean retriable() {
-    return true;
+    super(message, cause, true);
   }
 }

@@ -24,7 +24,28 @@ public final class OutageTracker {
   /** What to do about a failure. */
   public sealed interface Decision {
     /** Wait {@code backoff}, then try again. */
-    record Retry(Failure.Transient failure, Duration backoff, int retry) implements Decision {}
+    record Retry(Failure.Transient failure, Duration backoff, int retry) implements Decision {
+      /**
+       * The message of the retriable exception a task throws for this retry, the same for sink and
+       * source: {@code "<doing> failed because <dependency> is unavailable (retry n in m
+       * ms<detail>): <reason>"}.
+       *
+       * @param detail what the task does meanwhile, appended inside the parentheses; "" for nothing
+       */
+      public String message(String doing, String detail) {
+        return doing
+            + " failed because "
+            + failure.dependency().description()
+            + " is unavailable (retry "
+            + retry
+            + " in "
+            + backoff.toMillis()
+            + " ms"
+            + detail
+            + "): "
+            + failure.reason();
+      }
+    }
 
     /** Fail the task with {@code message}: terminal, or transient for too long. */
     record GiveUp(Failure failure, String message) implements Decision {}

@@ -7,11 +7,6 @@ package io.changelake.lsm.fault;
  */
 public final class WriterFencedException extends LakeException {
   public WriterFencedException(String message) {
-    super(message, null);
-  }
-
-  @Override
-  public boolean retriable() {
-    return false;
+    super(message, null, false);
   }
 }

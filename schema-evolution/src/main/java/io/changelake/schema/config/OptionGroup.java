@@ -16,6 +16,8 @@ public final class OptionGroup {
   private final ConfigDef def;
   private final String name;
   private int order;
+  // the key defined last, which recommended(...) completes
+  private String last;
 
   public OptionGroup(ConfigDef def, String name) {
     this.def = def;
@@ -49,35 +51,37 @@ public final class OptionGroup {
       String doc,
       Width width,
       String displayName) {
-    return define(
-        key, type, defaultValue, validator, importance, doc, width, displayName, List.of(), null);
+    def.define(
+        key, type, defaultValue, validator, importance, doc, name, ++order, width, displayName);
+    last = key;
+    return this;
   }
 
-  /** A key with dependents and a recommender ({@code null} for none). */
-  public OptionGroup define(
-      String key,
-      Type type,
-      Object defaultValue,
-      ConfigDef.Validator validator,
-      Importance importance,
-      String doc,
-      Width width,
-      String displayName,
-      List<String> dependents,
-      ConfigDef.Recommender recommender) {
-    def.define(
-        key,
-        type,
-        defaultValue,
-        validator,
-        importance,
-        doc,
-        name,
-        ++order,
-        width,
-        displayName,
-        dependents,
-        recommender);
+  /**
+   * Gives the key defined last the keys whose visibility depends on it ({@code dependents}) and a
+   * recommender ({@code null} for none): kept apart from {@link #define} so that the few keys with
+   * one read like every other key, and the parameter list lives in one place.
+   */
+  public OptionGroup recommended(List<String> dependents, ConfigDef.Recommender recommender) {
+    ConfigDef.ConfigKey key = def.configKeys().get(last);
+    // ConfigDef keeps its keys in definition order: replacing the value keeps the position
+    def.configKeys()
+        .put(
+            last,
+            new ConfigDef.ConfigKey(
+                key.name,
+                key.type,
+                key.defaultValue,
+                key.validator,
+                key.importance,
+                key.documentation,
+                key.group,
+                key.orderInGroup,
+                key.width,
+                key.displayName,
+                dependents,
+                recommender,
+                key.internalConfig));
     return this;
   }
 
@@ -90,44 +94,37 @@ public final class OptionGroup {
       String doc,
       Width width,
       String displayName) {
-    return define(key, option, defaultValue, importance, doc, width, displayName, List.of());
+    return define(
+            key,
+            Type.STRING,
+            option.nameOf(defaultValue),
+            option.validator(),
+            importance,
+            doc,
+            width,
+            displayName)
+        .recommended(List.of(), option.recommender());
   }
 
-  /** An enum option whose value decides which {@code dependents} apply. */
-  public <E> OptionGroup define(
-      String key,
-      EnumOption<E> option,
-      E defaultValue,
-      Importance importance,
-      String doc,
-      Width width,
-      String displayName,
-      List<String> dependents) {
-    return define(
-        key,
-        Type.STRING,
-        option.nameOf(defaultValue),
-        option.validator(),
-        importance,
-        doc,
-        width,
-        displayName,
-        dependents,
-        option.recommender());
+  /**
+   * Names the keys whose visibility depends on the key defined last (an enum option whose value
+   * decides which of them apply), keeping its recommender.
+   */
+  public OptionGroup dependents(List<String> dependents) {
+    return recommended(dependents, def.configKeys().get(last).recommender);
   }
 
   /** {@code key} as it is, under another name, in this group at the next position. */
   public OptionGroup define(String newName, ConfigDef.ConfigKey key) {
     return define(
-        newName,
-        key.type,
-        key.hasDefault() ? key.defaultValue : ConfigDef.NO_DEFAULT_VALUE,
-        key.validator,
-        key.importance,
-        key.documentation,
-        key.width,
-        key.displayName,
-        key.dependents,
-        key.recommender);
+            newName,
+            key.type,
+            key.hasDefault() ? key.defaultValue : ConfigDef.NO_DEFAULT_VALUE,
+            key.validator,
+            key.importance,
+            key.documentation,
+            key.width,
+            key.displayName)
+        .recommended(key.dependents, key.recommender);
   }
 }

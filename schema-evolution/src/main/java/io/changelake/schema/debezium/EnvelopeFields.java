@@ -1,5 +1,8 @@
 package io.changelake.schema.debezium;
 
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+
 /**
  * Field names of Debezium's change events, as Debezium's connectors write them and its consumers
  * (the JDBC sink, {@code ExtractNewRecordState}) read them. The sink decodes envelopes and
@@ -67,5 +70,18 @@ public final class EnvelopeFields {
 
     /** MySQL/MariaDB: position in the binlog file. */
     public static final String POS = "pos";
+
+    /**
+     * A source block schema named {@code schemaName}, starting as every Debezium connector's does
+     * (and this project's source connector's): {@code version}, {@code connector}, {@code name},
+     * all required strings; the caller adds what its connector records after them.
+     */
+    public static SchemaBuilder schema(String schemaName) {
+      return SchemaBuilder.struct()
+          .name(schemaName)
+          .field(VERSION, Schema.STRING_SCHEMA)
+          .field(CONNECTOR, Schema.STRING_SCHEMA)
+          .field(NAME, Schema.STRING_SCHEMA);
+    }
   }
 }

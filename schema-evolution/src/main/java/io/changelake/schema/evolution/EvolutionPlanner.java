@@ -4,6 +4,7 @@ import io.changelake.schema.FieldMapping;
 import io.changelake.schema.SemanticTypes;
 import io.changelake.schema.TypeMapping;
 import io.changelake.schema.TypeRules;
+import io.changelake.schema.evolution.SchemaEvolutionException.Refusal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -133,8 +134,7 @@ public final class EvolutionPlanner {
       Set<String> keyFields = new LinkedHashSet<>();
       incomingKey.fields().forEach(f -> keyFields.add(f.name()));
       if (!keyFields.equals(primaryKeys)) {
-        throw new SchemaEvolutionException(
-            table,
+        throw refused(
             String.join(", ", keyFields),
             null,
             null,
@@ -161,8 +161,7 @@ public final class EvolutionPlanner {
         }
         case IGNORE -> drop(field.name(), "is unknown to the table", key, behavior);
         default ->
-            throw new SchemaEvolutionException(
-                table,
+            throw refused(
                 field.name(),
                 null,
                 type,
@@ -184,8 +183,7 @@ public final class EvolutionPlanner {
       if (!TypeRules.sameType(joined.get(), column.type())
           && !TypeRules.isUnknownLengthInto(type, column.type())) {
         if (primaryKey) {
-          throw new SchemaEvolutionException(
-              table,
+          throw refused(
               column.name(),
               column.type(),
               type,
@@ -208,8 +206,7 @@ public final class EvolutionPlanner {
                       + EvolutionPolicy.WIDEN_TYPE
                       + "=IGNORE): values that do not fit fail the task");
           default ->
-              throw new SchemaEvolutionException(
-                  table,
+              throw refused(
                   column.name(),
                   column.type(),
                   type,
@@ -226,8 +223,7 @@ public final class EvolutionPlanner {
     private void planIncompatible(
         Field field, DataType type, DataField column, boolean primaryKey) {
       if (primaryKey || policy.incompatibleType() == SchemaChangeBehavior.FAIL) {
-        throw new SchemaEvolutionException(
-            table,
+        throw refused(
             column.name(),
             column.type(),
             type,
@@ -255,8 +251,7 @@ public final class EvolutionPlanner {
         Optional<DataType> joined = TypeRules.join(lenientColumn.type(), type);
         if (joined.isEmpty() || !TypeRules.sameType(joined.get(), lenientColumn.type())) {
           // a lenient column is named after its exact type, so this means someone altered it
-          throw new SchemaEvolutionException(
-              table,
+          throw refused(
               lenient,
               lenientColumn.type(),
               type,
@@ -280,8 +275,7 @@ public final class EvolutionPlanner {
           continue;
         }
         if (primaryKeys.contains(column.name())) {
-          throw new SchemaEvolutionException(
-              table,
+          throw refused(
               column.name(),
               column.type(),
               null,
@@ -306,8 +300,7 @@ public final class EvolutionPlanner {
                       + EvolutionPolicy.MISSING_COLUMN
                       + "=IGNORE)");
           default ->
-              throw new SchemaEvolutionException(
-                  table,
+              throw refused(
                   column.name(),
                   column.type(),
                   null,
@@ -346,8 +339,7 @@ public final class EvolutionPlanner {
                     + key
                     + "=IGNORE): a null value fails the task");
         default ->
-            throw new SchemaEvolutionException(
-                table,
+            throw refused(
                 column.name(),
                 column.type(),
                 column.type().nullable(),
@@ -388,6 +380,13 @@ public final class EvolutionPlanner {
           fields.set(i, field.newType(change.apply(field.type())));
         }
       }
+    }
+
+    /** A refusal of a change to {@code column} of the table being planned. */
+    private SchemaEvolutionException refused(
+        String column, DataType oldType, DataType newType, String reason, String configKey) {
+      return new SchemaEvolutionException(
+          new Refusal(table, column, oldType, newType, reason, configKey));
     }
   }
 }

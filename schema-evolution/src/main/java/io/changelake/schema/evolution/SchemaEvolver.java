@@ -1,5 +1,6 @@
 package io.changelake.schema.evolution;
 
+import io.changelake.schema.evolution.SchemaEvolutionException.Refusal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.connect.data.Schema;
@@ -116,15 +117,16 @@ public final class SchemaEvolver {
       applied.addAll(plan.steps());
     }
     throw new SchemaEvolutionException(
-        table,
-        String.join(", ", incoming.fields().stream().map(f -> f.name()).toList()),
-        null,
-        null,
-        "Could not apply the schema change in "
-            + policy.maxAttempts()
-            + " attempts; last error: "
-            + lastConflict,
-        EvolutionPolicy.MAX_ATTEMPTS);
+        new Refusal(
+            table,
+            String.join(", ", incoming.fields().stream().map(f -> f.name()).toList()),
+            null,
+            null,
+            "Could not apply the schema change in "
+                + policy.maxAttempts()
+                + " attempts; last error: "
+                + lastConflict,
+            EvolutionPolicy.MAX_ATTEMPTS));
   }
 
   /** Paimon's schema changes have no text form of their own. */
@@ -150,7 +152,13 @@ public final class SchemaEvolver {
       // only the companion's changes were refused
       SchemaEvolutionException refused =
           new SchemaEvolutionException(
-              table, null, null, null, "Paimon refused the change: " + cause.getMessage(), null);
+              new Refusal(
+                  table,
+                  null,
+                  null,
+                  null,
+                  "Paimon refused the change: " + cause.getMessage(),
+                  null));
       refused.initCause(cause);
       return refused;
     }
@@ -163,15 +171,17 @@ public final class SchemaEvolver {
                 : first instanceof SchemaChangeStep.AddColumn a ? a.column() : null;
     SchemaEvolutionException refused =
         new SchemaEvolutionException(
-            table,
-            column == null ? ((SchemaChangeStep.AddLenientColumn) first).newColumn() : column,
-            first instanceof SchemaChangeStep.WidenType w ? w.from() : null,
-            first instanceof SchemaChangeStep.WidenType w ? w.to() : null,
-            "Paimon refused the change ["
-                + String.join("; ", plan.steps().stream().map(SchemaChangeStep::describe).toList())
-                + "]: "
-                + cause.getMessage(),
-            null);
+            new Refusal(
+                table,
+                column == null ? ((SchemaChangeStep.AddLenientColumn) first).newColumn() : column,
+                first instanceof SchemaChangeStep.WidenType w ? w.from() : null,
+                first instanceof SchemaChangeStep.WidenType w ? w.to() : null,
+                "Paimon refused the change ["
+                    + String.join(
+                        "; ", plan.steps().stream().map(SchemaChangeStep::describe).toList())
+                    + "]: "
+                    + cause.getMessage(),
+                null));
     refused.initCause(cause);
     return refused;
   }

@@ -7,6 +7,13 @@ import java.nio.file.Path;
  * development run and the measured run use the same code. The defaults are the measured run's,
  * sized to fit a 20-minute window on a 2-core machine; larger runs, e.g. {@code
  * -Dbench.events=500000 -Dbench.cost.sizes=100000,1000000,10000000}, take correspondingly longer.
+ *
+ * <p>Issue 14's figures in a few minutes each (docs/benchmarks-analysis.md states what the full
+ * default run takes): {@code -Dbench.only=scaling -Dbench.scale.events=20000
+ * -Dbench.scale.repetitions=1} (tasks, tables, the short interval at 100 tables, reads during
+ * rounds, the 1,000-table heap); {@code -Dbench.only=latency -Dbench.latency.seconds=10} (p99 at 1
+ * and at {@code bench.latency.tables}); {@code -Dbench.only=converter -Dbench.converter.events=2000
+ * -Dbench.repetitions=1}.
  */
 record BenchSettings(
     int repetitions,
@@ -18,6 +25,7 @@ record BenchSettings(
     int memoryEventsPerTable,
     int latencySeconds,
     int latencyRowsPerSecond,
+    int[] latencyTableCounts,
     int sourceEvents,
     int costEvents,
     int[] costTableCounts,
@@ -41,6 +49,8 @@ record BenchSettings(
         intProperty("bench.memory.events.per.table", 20),
         intProperty("bench.latency.seconds", 30),
         intProperty("bench.latency.rate", 100),
+        // issue 14: the latency target holds at 100 tables too; the same rows, spread over them
+        intList("bench.latency.tables", "1,100"),
         intProperty("bench.source.events", 100_000),
         intProperty("bench.cost.events", 30_000),
         intList("bench.cost.tables", "1,10,100"),

@@ -16,6 +16,10 @@ final class CpuClock {
     return OS.getProcessCpuTime();
   }
 
+  static long currentThreadCpuNanos() {
+    return THREADS.getCurrentThreadCpuTime();
+  }
+
   /** CPU time of every live thread, by thread id: the baseline for {@link #threadCpuNanos}. */
   static java.util.Map<Long, Long> threadCpuBaseline() {
     java.util.Map<Long, Long> baseline = new java.util.HashMap<>();

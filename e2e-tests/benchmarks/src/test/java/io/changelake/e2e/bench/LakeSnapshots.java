@@ -49,6 +49,23 @@ final class LakeSnapshots implements AutoCloseable {
     }
   }
 
+  /**
+   * Data files of the latest snapshot still in level 0, not yet compacted (a full read of a table
+   * with the lookup changelog producer does not see their rows); 0 without snapshots.
+   */
+  long level0Files() {
+    try {
+      FileStoreTable t = (FileStoreTable) catalog.getTable(table);
+      return t.newSnapshotReader().read().splits().stream()
+          .filter(split -> split instanceof org.apache.paimon.table.source.DataSplit)
+          .flatMap(split -> ((org.apache.paimon.table.source.DataSplit) split).dataFiles().stream())
+          .filter(file -> file.level() == 0)
+          .count();
+    } catch (Catalog.TableNotExistException e) {
+      return 0;
+    }
+  }
+
   SnapshotRows read(long snapshotId) {
     try {
       FileStoreTable t = (FileStoreTable) catalog.getTable(table);

@@ -38,9 +38,6 @@ final class LatencyProbe {
       int missingSnapshot,
       int missingChangelog) {}
 
-  private static final String DATABASE = "benchlat";
-  private static final String TABLE = "lat";
-
   private final ConnectPlatform platform;
   private final TopicLoader loader;
   private final SinkRunner runner;
@@ -52,54 +49,106 @@ final class LatencyProbe {
     this.runner = runner;
   }
 
-  Outcome run(PostgresServer pg, Path warehouse, long commitIntervalMs, int seconds, int rate)
+  /**
+   * The PostgreSQL tables of a probe: one ({@code lat}, database {@code benchlat}, the case the
+   * changelog is measured on too) or {@code n} ({@code lat_000}..., database {@code benchlatN}),
+   * each its own Debezium topic and lake table; rows go to them in turn.
+   */
+  private record Tables(String database, String prefix, List<String> names) {
+    static Tables of(int n) {
+      if (n == 1) {
+        return new Tables("benchlat", "lat", List.of("lat"));
+      }
+      List<String> names = new ArrayList<>();
+      for (int t = 0; t < n; t++) {
+        names.add(String.format(java.util.Locale.ROOT, "lat_%03d", t));
+      }
+      return new Tables("benchlat" + n, "lat" + n, names);
+    }
+
+    String name(long id) {
+      return names.get((int) (id % names.size()));
+    }
+
+    String connector(String role) {
+      return prefix + "-" + role;
+    }
+  }
+
+  /**
+   * Runs the probe on {@code tableCount} tables; the changelog topic is watched only with one table
+   * (the source publishing a hundred tables is not what this measures).
+   */
+  Outcome run(
+      PostgresServer pg,
+      Path warehouse,
+      long commitIntervalMs,
+      int seconds,
+      int rate,
+      int tableCount)
       throws Exception {
-    pg.createDatabase(DATABASE);
-    pg.execute(
-        DATABASE,
-        "CREATE TABLE public." + TABLE + " (id bigint PRIMARY KEY, v int NOT NULL, note text)",
-        "ALTER TABLE public." + TABLE + " REPLICA IDENTITY FULL");
-    String changelogTopic = "latcl." + TABLE;
-    loader.createTopics(List.of(changelogTopic), 1);
-    Map<String, String> debezium = DebeziumPostgres.config(pg, DATABASE, "lat", "public." + TABLE);
+    Tables tables = Tables.of(tableCount);
+    boolean changelog = tableCount == 1;
+    pg.createDatabase(tables.database());
+    List<String> ddl = new ArrayList<>();
+    for (String t : tables.names()) {
+      ddl.add("CREATE TABLE public." + t + " (id bigint PRIMARY KEY, v int NOT NULL, note text)");
+      ddl.add("ALTER TABLE public." + t + " REPLICA IDENTITY FULL");
+    }
+    pg.execute(tables.database(), ddl.toArray(String[]::new));
+    String changelogTopic = "latcl." + tables.names().get(0);
+    Map<String, String> debezium =
+        DebeziumPostgres.config(
+            pg,
+            tables.database(),
+            tables.prefix(),
+            tableCount == 1 ? "public." + tables.names().get(0) : "public\\.lat_.*");
     Map<String, String> sink =
         Sinks.changelake(
-            "lat\\.public\\..*",
+            tables.prefix() + "\\.public\\..*",
             1,
             Sinks.Converter.JSON,
             warehouse,
             commitIntervalMs,
             "deduplicate");
-    // the changelog (lookup producer) is written by compaction: compact at the commit interval
-    sink.put("compaction.interval.ms", String.valueOf(commitIntervalMs));
     Map<String, String> source = new HashMap<>();
-    source.put("connector.class", "io.changelake.source.ChangelakeSourceConnector");
-    source.put("tasks.max", "1");
-    source.put("paimon.warehouse", warehouse.toUri().toString());
-    source.put("tables", "bench." + TABLE);
-    source.put("start.position", "full");
-    source.put("poll.interval.ms", "100");
-    source.put("tables.discovery.interval.ms", "1000");
-    source.put("topic.name.format", "latcl.${table}");
+    if (changelog) {
+      loader.createTopics(List.of(changelogTopic), 1);
+      // the changelog (lookup producer) is written by compaction: compact at the commit interval
+      sink.put("compaction.interval.ms", String.valueOf(commitIntervalMs));
+      source.put("connector.class", "io.changelake.source.ChangelakeSourceConnector");
+      source.put("tasks.max", "1");
+      source.put("paimon.warehouse", warehouse.toUri().toString());
+      source.put("tables", "bench." + tables.names().get(0));
+      source.put("start.position", "full");
+      source.put("poll.interval.ms", "100");
+      source.put("tables.discovery.interval.ms", "1000");
+      source.put("topic.name.format", "latcl.${table}");
+    }
     Map<Long, Long> committed = new ConcurrentHashMap<>();
     Map<Long, Long> inSnapshot = new ConcurrentHashMap<>();
     Map<Long, Long> onTopic = new ConcurrentHashMap<>();
     AtomicBoolean watching = new AtomicBoolean(true);
     List<Thread> watchers = new ArrayList<>();
     try {
-      platform.deploy("lat-debezium", debezium, 1);
-      platform.deploy("lat-sink", sink, 1);
-      // no task yet: the table appears with the first row the sink writes
-      platform.cluster().configureConnector("lat-source", source);
+      platform.deploy(tables.connector("debezium"), debezium, 1);
+      platform.deploy(tables.connector("sink"), sink, 1);
+      if (changelog) {
+        // no task yet: the table appears with the first row the sink writes
+        platform.cluster().configureConnector(tables.connector("source"), source);
+        watchers.add(
+            daemon(
+                "bench-changelog-watch", () -> watchChangelog(changelogTopic, onTopic, watching)));
+      }
       watchers.add(
-          daemon("bench-snapshot-watch", () -> watchSnapshots(warehouse, inSnapshot, watching)));
-      watchers.add(
-          daemon("bench-changelog-watch", () -> watchChangelog(changelogTopic, onTopic, watching)));
-      awaitPipelineReady(pg, inSnapshot);
-      insertAtRate(pg, seconds, rate, committed);
+          daemon(
+              "bench-snapshot-watch",
+              () -> watchSnapshots(warehouse, tables.names(), inSnapshot, watching)));
+      awaitPipelineReady(pg, tables, inSnapshot);
+      insertAtRate(pg, tables, seconds, rate, committed);
       long deadline =
           System.nanoTime() + Duration.ofMillis(3 * commitIntervalMs + 30_000).toNanos();
-      while ((inSnapshot.size() < committed.size() || onTopic.size() < committed.size())
+      while ((!allArrived(committed, inSnapshot) || (changelog && !allArrived(committed, onTopic)))
           && System.nanoTime() < deadline) {
         SinkRunner.sleep(200);
       }
@@ -108,10 +157,11 @@ final class LatencyProbe {
       for (Thread t : watchers) {
         t.join(10_000);
       }
-      for (String name : List.of("lat-source", "lat-sink", "lat-debezium")) {
+      for (String role : List.of("source", "sink", "debezium")) {
+        String name = tables.connector(role);
         runner.remove(name, "task-thread-" + name + "-");
       }
-      pg.dropReplicationSlots(DATABASE);
+      pg.dropReplicationSlots(tables.database());
     }
     List<Long> toSnapshot = new ArrayList<>();
     List<Long> toChangelog = new ArrayList<>();
@@ -126,7 +176,7 @@ final class LatencyProbe {
         toSnapshot.add(Math.max(0, s - e.getValue()));
       }
       if (c == null) {
-        missingChangelog++;
+        missingChangelog += changelog ? 1 : 0;
       } else {
         toChangelog.add(Math.max(0, c - e.getValue()));
       }
@@ -136,66 +186,127 @@ final class LatencyProbe {
   }
 
   /**
-   * Inserts row 0 and waits until it is in a committed snapshot: Debezium's start (slot,
-   * publication, initial snapshot) and the table's creation are not part of the steady state.
+   * Inserts row 0 into every table and waits until all are in committed snapshots: Debezium's start
+   * (slot, publication, initial snapshot) and the tables' creation are not part of the steady
+   * state. Row ids of the warm-up are negative, so they are not measured.
    */
-  private void awaitPipelineReady(PostgresServer pg, Map<Long, Long> inSnapshot) {
-    pg.execute(DATABASE, "INSERT INTO public." + TABLE + " (id, v, note) VALUES (0, 1, 'ready')");
+  private void awaitPipelineReady(PostgresServer pg, Tables tables, Map<Long, Long> inSnapshot) {
+    List<String> inserts = new ArrayList<>();
+    for (int t = 0; t < tables.names().size(); t++) {
+      inserts.add(
+          "INSERT INTO public."
+              + tables.names().get(t)
+              + " (id, v, note) VALUES ("
+              + (-t - 1)
+              + ", 1, 'ready')");
+    }
+    pg.execute(tables.database(), inserts.toArray(String[]::new));
     long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    while (!inSnapshot.containsKey(0L)) {
+    while (!allReady(inSnapshot, tables.names().size())) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "the first row never reached the lake table\n"
-                + platform.describe("lat-debezium")
-                + platform.describe("lat-sink"));
+            "the first rows never reached the lake tables\n"
+                + platform.describe(tables.connector("debezium"))
+                + platform.describe(tables.connector("sink")));
       }
       SinkRunner.sleep(200);
     }
+    for (int t = 0; t < tables.names().size(); t++) {
+      inSnapshot.remove((long) -t - 1);
+    }
   }
 
-  /** One row per 1/rate seconds, each its own transaction; records when each commit returned. */
-  private void insertAtRate(PostgresServer pg, int seconds, int rate, Map<Long, Long> committed)
+  /** True when every committed row was seen (warm-up rows, also seen, do not count). */
+  private static boolean allArrived(Map<Long, Long> committed, Map<Long, Long> seen) {
+    return committed.keySet().stream().allMatch(seen::containsKey);
+  }
+
+  private static boolean allReady(Map<Long, Long> inSnapshot, int tables) {
+    for (int t = 0; t < tables; t++) {
+      if (!inSnapshot.containsKey((long) -t - 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * One row per 1/rate seconds, each its own transaction, to the tables in turn; records when each
+   * commit returned.
+   */
+  private void insertAtRate(
+      PostgresServer pg, Tables tables, int seconds, int rate, Map<Long, Long> committed)
       throws SQLException {
-    try (Connection c = pg.connect(DATABASE);
-        PreparedStatement insert =
-            c.prepareStatement("INSERT INTO public." + TABLE + " (id, v, note) VALUES (?, 1, ?)")) {
+    try (Connection c = pg.connect(tables.database())) {
       c.setAutoCommit(true);
-      long start = System.nanoTime();
-      long periodNanos = 1_000_000_000L / rate;
-      for (long id = 1; id <= (long) seconds * rate; id++) {
-        long due = start + (id - 1) * periodNanos;
-        long wait = due - System.nanoTime();
-        if (wait > 0) {
-          SinkRunner.sleep(wait / 1_000_000);
+      Map<String, PreparedStatement> inserts = new HashMap<>();
+      try {
+        for (String t : tables.names()) {
+          inserts.put(
+              t, c.prepareStatement("INSERT INTO public." + t + " (id, v, note) VALUES (?, 1, ?)"));
         }
-        insert.setLong(1, id);
-        insert.setString(2, "row " + id);
-        insert.executeUpdate();
-        committed.put(id, System.currentTimeMillis());
+        long start = System.nanoTime();
+        long periodNanos = 1_000_000_000L / rate;
+        for (long id = 1; id <= (long) seconds * rate; id++) {
+          long due = start + (id - 1) * periodNanos;
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            SinkRunner.sleep(wait / 1_000_000);
+          }
+          PreparedStatement insert = inserts.get(tables.name(id));
+          insert.setLong(1, id);
+          insert.setString(2, "row " + id);
+          insert.executeUpdate();
+          committed.put(id, System.currentTimeMillis());
+        }
+      } finally {
+        for (PreparedStatement p : inserts.values()) {
+          p.close();
+        }
       }
     }
   }
 
-  /** Notes, for every id, the commit time of the first snapshot that holds it. */
-  private void watchSnapshots(Path warehouse, Map<Long, Long> seen, AtomicBoolean watching) {
-    try (LakeSnapshots lake = new LakeSnapshots(warehouse, "bench", TABLE)) {
-      long last = 0;
+  /**
+   * Notes, for every id, the commit time of the first snapshot of its table that holds it. The
+   * figure is the snapshot's own commit time, so how often the tables are looked at does not change
+   * it; with many tables they are looked at less often, to leave the cores to the pipeline.
+   */
+  private void watchSnapshots(
+      Path warehouse, List<String> tables, Map<Long, Long> seen, AtomicBoolean watching) {
+    List<LakeSnapshots> lakes = new ArrayList<>();
+    try {
+      for (String t : tables) {
+        lakes.add(new LakeSnapshots(warehouse, "bench", t));
+      }
+      long[] last = new long[tables.size()];
       while (watching.get()) {
-        long latest = lake.latestSnapshotId();
-        for (long id = last + 1; id <= latest; id++) {
-          LakeSnapshots.SnapshotRows snapshot = lake.read(id);
-          for (Map<String, Object> row : snapshot.rows()) {
-            Object key = row.get("id");
-            if (key instanceof Number n) {
-              seen.putIfAbsent(n.longValue(), snapshot.committedAtMillis());
+        for (int t = 0; t < lakes.size(); t++) {
+          LakeSnapshots lake = lakes.get(t);
+          long latest = lake.latestSnapshotId();
+          for (long id = last[t] + 1; id <= latest; id++) {
+            LakeSnapshots.SnapshotRows snapshot = lake.read(id);
+            for (Map<String, Object> row : snapshot.rows()) {
+              Object key = row.get("id");
+              if (key instanceof Number n) {
+                seen.putIfAbsent(n.longValue(), snapshot.committedAtMillis());
+              }
             }
           }
+          last[t] = Math.max(last[t], latest);
         }
-        last = Math.max(last, latest);
-        SinkRunner.sleep(100);
+        SinkRunner.sleep(tables.size() == 1 ? 100 : 1000);
       }
     } catch (Exception e) {
-      throw new IllegalStateException("watching the lake table failed", e);
+      throw new IllegalStateException("watching the lake tables failed", e);
+    } finally {
+      for (LakeSnapshots lake : lakes) {
+        try {
+          lake.close();
+        } catch (Exception e) {
+          // a watcher's catalog: nothing to keep
+        }
+      }
     }
   }
 

@@ -17,14 +17,39 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The Changelake source publishing a table (start position 'full': every row as a read event)
- * against a plain producer sending the very same records, measured in the same way: from start
- * until the topic holds them all. The source runs with JsonConverter and with the caching converter
- * (same bytes on the topic).
+ * against a plain producer sending the very same records, measured in the same way: from the first
+ * record on the topic until the topic holds them all, with the same producer settings (acks=all,
+ * idempotent, linger, batch size, in-flight requests). The source runs with JsonConverter and with
+ * the caching converter (same bytes on the topic).
+ *
+ * <p>Start-up is left out of both rates: a connector's creation (REST call, rebalance of the
+ * Connect group, task start, opening the catalog and planning the table's read) is not throughput,
+ * and the plain producer has nothing like it; its own connection and metadata fetch are likewise
+ * made before its clock starts. The source's start-up is recorded on its own ({@code startup_s}).
  */
 final class SourceThroughput {
 
   /** One measured run. */
-  record Run(long events, double seconds, double cpuSeconds) {}
+  record Run(
+      long events,
+      double seconds,
+      double cpuSeconds,
+      double startupSeconds,
+      Map<String, Double> threadCpuSeconds) {}
+
+  /**
+   * The threads whose CPU a run reports on its own, by name prefix ({@code %s}: the connector's
+   * name; the plain producer's I/O thread is the only producer thread busy during its run). What no
+   * group covers is the broker and the rest of the worker.
+   */
+  private static final Map<String, String> SOURCE_THREADS =
+      Map.of(
+          "task thread", "task-thread-%s-",
+          "read-ahead thread", "changelake-source-read-%s-",
+          "producer I/O thread", "kafka-producer-network-thread | connector-producer-%s-");
+
+  private static final Map<String, String> PLAIN_THREADS =
+      Map.of("producer I/O thread", "kafka-producer-network-thread | producer-");
 
   private final ConnectPlatform platform;
   private final TopicLoader loader;
@@ -72,19 +97,26 @@ final class SourceThroughput {
     c.put("value.converter", converter.className);
     c.put("value.converter.schemas.enable", "true");
     JfrProfile jfr = profileDir == null ? null : new JfrProfile(profileDir.resolve(name + ".jfr"));
-    long cpu0 = CpuClock.processCpuNanos();
-    long t0 = System.nanoTime();
+    long created = System.nanoTime();
     platform.cluster().configureConnector(name, c);
     try {
-      awaitEndOffset(topic, rows, name);
+      // the clock starts once the first records are on the topic (see the class comment); those
+      // already there are not counted
+      long before = awaitEndOffset(topic, 1, name, FIRST_RECORD_POLL_MS);
+      Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      long cpu0 = CpuClock.processCpuNanos();
+      long t0 = System.nanoTime();
+      awaitEndOffset(topic, rows, name, END_POLL_MS);
       Run run =
-          new Run(rows, (System.nanoTime() - t0) / 1e9, (CpuClock.processCpuNanos() - cpu0) / 1e9);
+          new Run(
+              rows - before,
+              (System.nanoTime() - t0) / 1e9,
+              (CpuClock.processCpuNanos() - cpu0) / 1e9,
+              (t0 - created) / 1e9,
+              threadCpu(SOURCE_THREADS, name, threads0));
       if (jfr != null) {
         jfr.stop();
-        ChangelakeBenchmark.recordProfile(
-            "changelake source / " + converter.label,
-            jfr.summary("org.apache.kafka.connect.runtime.AbstractWorkerSourceTask", 12),
-            "task thread");
+        recordProfiles("changelake source / " + converter.label, jfr);
       }
       return run;
     } finally {
@@ -93,6 +125,26 @@ final class SourceThroughput {
       }
       runner.remove(name, "task-thread-" + name + "-");
     }
+  }
+
+  /**
+   * Where the source's whole JVM spends its CPU, per thread: the threads are told apart by a class
+   * on their stacks (names do not work, see {@link JfrProfile#summary}). The broker serves the
+   * plain producer alike; the task thread converts and sends, the read-ahead thread reads Paimon
+   * and builds the records, the producer's I/O thread ships the batches.
+   */
+  private static void recordProfiles(String caseName, JfrProfile jfr) {
+    ChangelakeBenchmark.recordProfile(caseName, jfr.summary("", 12), "whole JVM");
+    ChangelakeBenchmark.recordProfile(
+        caseName,
+        jfr.summary("org.apache.kafka.connect.runtime.AbstractWorkerSourceTask", 12),
+        "task thread");
+    ChangelakeBenchmark.recordProfile(
+        caseName, jfr.summary("io.changelake.source.ReadAhead", 12), "read-ahead thread");
+    ChangelakeBenchmark.recordProfile(
+        caseName,
+        jfr.summary("org.apache.kafka.clients.producer.internals.Sender", 12),
+        "producer I/O thread");
   }
 
   /**
@@ -105,26 +157,50 @@ final class SourceThroughput {
     if (sample.isEmpty()) {
       throw new IllegalStateException("no records in " + source + " to send again");
     }
-    long cpu0 = CpuClock.processCpuNanos();
-    long t0 = System.nanoTime();
     try (KafkaProducer<byte[], byte[]> producer = loader.producer()) {
+      // connected and the topic's metadata known before the clock starts, as the source task's
+      // producer is by the time it sends
+      producer.partitionsFor(target);
+      Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      long sender0 = CpuClock.currentThreadCpuNanos();
+      long cpu0 = CpuClock.processCpuNanos();
+      long t0 = System.nanoTime();
       for (long i = 0; i < count; i++) {
         ConsumerRecord<byte[], byte[]> r = sample.get((int) (i % sample.size()));
         producer.send(new ProducerRecord<>(target, r.key(), r.value()));
       }
       producer.flush();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      double cpu = (CpuClock.processCpuNanos() - cpu0) / 1e9;
+      Map<String, Double> threads = new HashMap<>(threadCpu(PLAIN_THREADS, "", threads0));
+      threads.put("sending thread", (CpuClock.currentThreadCpuNanos() - sender0) / 1e9);
+      return new Run(count, seconds, cpu, 0, threads);
     }
-    return new Run(
-        count, (System.nanoTime() - t0) / 1e9, (CpuClock.processCpuNanos() - cpu0) / 1e9);
   }
 
-  private void awaitEndOffset(String topic, long expected, String connector) {
+  /** CPU seconds since {@code baseline} of each group of threads, by the group's label. */
+  private static Map<String, Double> threadCpu(
+      Map<String, String> groups, String connector, Map<Long, Long> baseline) {
+    Map<String, Double> cpu = new HashMap<>();
+    groups.forEach(
+        (label, prefix) ->
+            cpu.put(
+                label, CpuClock.threadCpuNanos(String.format(prefix, connector), baseline) / 1e9));
+    return cpu;
+  }
+
+  // fine while waiting for the first record (the clock starts there), coarser for the end
+  private static final long FIRST_RECORD_POLL_MS = 10;
+  private static final long END_POLL_MS = 50;
+
+  /** Waits until {@code topic} holds at least {@code expected} records; returns how many. */
+  private long awaitEndOffset(String topic, long expected, String connector, long pollMillis) {
     long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(180, expected / 500)).toNanos();
     while (true) {
       long end =
           runner.endOffsets(List.of(topic)).values().stream().mapToLong(Long::longValue).sum();
       if (end >= expected) {
-        return;
+        return end;
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
@@ -138,7 +214,7 @@ final class SourceThroughput {
                 + "\n"
                 + platform.describe(connector));
       }
-      SinkRunner.sleep(100);
+      SinkRunner.sleep(pollMillis);
     }
   }
 
