@@ -2,6 +2,7 @@ package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.PARTITION;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.doc;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -128,6 +129,49 @@ class CommitRoundTest {
     task.stop();
     assertThat(rows("t1")).containsExactly(values(1, 8L));
     assertThat(rows("t2")).containsExactly(values(1, 8L));
+  }
+
+  // routed by ${source.table}, as a truncate needs its source table named: flattened rows name it
+  // only with add.fields (the truncate itself passes the transform as an envelope)
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aTruncateWhileARoundLandsWaitsForItAndTheRowsAfterItSurvive(InputShape shape)
+      throws Exception {
+    ChangelakeSinkTask task = start(tables.docProps(shape), List.of(PARTITION));
+    CountDownLatch committer = task.holdCommitter();
+    CompletableFuture<Void> truncating;
+    try {
+      task.put(List.of(doc(shape, 0, "c", 1, "one"), doc(shape, 1, "c", 2, "two")));
+      task.dueForCommit();
+      // starts the round: its generation holds docs 1 to 3, its landing is held
+      task.put(List.of(doc(shape, 2, "c", 3, "three, sealed")));
+      truncating =
+          CompletableFuture.runAsync(
+              () ->
+                  task.put(
+                      List.of(
+                          doc(shape, 3, "c", 4, "four, buffered before the truncate"),
+                          doc(shape, 4, "t", null, null),
+                          doc(shape, 5, "c", 5, "five, after the truncate"))));
+      // the truncate has begun: it waits for the round's landing
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
+          .until(() -> task.processedPositions().getOrDefault(SOURCE_PARTITION, 0L) >= 4L);
+      assertThat(rows("docs")).as("the round has not landed").isEmpty();
+    } finally {
+      committer.countDown();
+    }
+    truncating.get(120, TimeUnit.SECONDS);
+    task.put(List.of(doc(shape, 6, "u", 1, "one, after the truncate")));
+    task.close(List.of(PARTITION));
+    task.stop();
+
+    assertThat(rows("docs"))
+        .containsExactlyInAnyOrder(
+            values(5, "five, after the truncate"), values(1, "one, after the truncate"));
   }
 
   @Test
