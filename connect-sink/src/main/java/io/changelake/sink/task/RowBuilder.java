@@ -147,30 +147,24 @@ final class RowBuilder {
         missing.clear();
       }
     }
-    if (!missing.isEmpty() && engine == null) {
-      String column = converter.target().getFieldNames().get(missing.nextSetBit(0));
-      throw new RecordException(
-          "The source did not send the value of column '"
-              + column
-              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column), and"
-              + " table "
-              + tableName
-              + " is an append-only change table (its records carry no key) with no stored row"
-              + " to take it from. Set REPLICA IDENTITY FULL on the source table (the before"
-              + " image then carries the value)",
-          column,
-          null);
-    }
     if (!missing.isEmpty()) {
       String column = converter.target().getFieldNames().get(missing.nextSetBit(0));
+      String why =
+          engine == null
+              ? ", and table "
+                  + tableName
+                  + " is an append-only change table (its records carry no key) with no stored"
+                  + " row to take it from"
+              : ", the table holds no row with its key to take the value from, and a "
+                  + engine.paimonName()
+                  + " table would overwrite the stored value with it";
       throw new RecordException(
           "The source did not send the value of column '"
               + column
-              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column),"
-              + " the table holds no row with its key to take the value from, and a "
-              + engine.paimonName()
-              + " table would overwrite the stored value with it. Set REPLICA IDENTITY FULL on"
-              + " the source table (the before image then carries the value)",
+              + "' (Debezium's unavailable-value placeholder for an unchanged TOASTed column)"
+              + why
+              + ". Set REPLICA IDENTITY FULL on the source table (the before image then carries"
+              + " the value)",
           column,
           null);
     }

@@ -133,6 +133,26 @@ class RowBuilderTest {
   }
 
   @Test
+  void unavailableValuesThatCannotBeFilledAreRefusedWithTheReasonOfTheTableKind() {
+    RowChange update = change(DebeziumOp.UPDATE, key(1), null, row(1, "b", UNAVAILABLE), 100, 7);
+
+    assertThatThrownBy(() -> build(update, null))
+        .hasMessage(
+            "The source did not send the value of column 'bio' (Debezium's unavailable-value"
+                + " placeholder for an unchanged TOASTed column), and table customers is an"
+                + " append-only change table (its records carry no key) with no stored row to take"
+                + " it from. Set REPLICA IDENTITY FULL on the source table (the before image then"
+                + " carries the value)");
+    assertThatThrownBy(() -> build(update, MergeEngine.DEDUPLICATE))
+        .hasMessage(
+            "The source did not send the value of column 'bio' (Debezium's unavailable-value"
+                + " placeholder for an unchanged TOASTed column), the table holds no row with its"
+                + " key to take the value from, and a deduplicate table would overwrite the stored"
+                + " value with it. Set REPLICA IDENTITY FULL on the source table (the before image"
+                + " then carries the value)");
+  }
+
+  @Test
   void deduplicateTakesUnavailableValuesFromTheStoredRowWithoutABeforeImage() {
     List<Object> askedFor = new ArrayList<>();
     GenericRow row =
