@@ -104,6 +104,7 @@ final class SourceThroughput {
       // already there are not counted
       long before = awaitEndOffset(topic, 1, name, FIRST_RECORD_POLL_MS);
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
       awaitEndOffset(topic, rows, name, END_POLL_MS);
@@ -113,7 +114,7 @@ final class SourceThroughput {
               (System.nanoTime() - t0) / 1e9,
               (CpuClock.processCpuNanos() - cpu0) / 1e9,
               (t0 - created) / 1e9,
-              threadCpu(SOURCE_THREADS, name, threads0));
+              threadCpu(SOURCE_THREADS, name, threads0, vm0, List.of()));
       if (jfr != null) {
         jfr.stop();
         recordProfiles("changelake source / " + converter.label, jfr);
@@ -162,6 +163,7 @@ final class SourceThroughput {
       // producer is by the time it sends
       producer.partitionsFor(target);
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
       long sender0 = CpuClock.currentThreadCpuNanos();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
@@ -172,20 +174,45 @@ final class SourceThroughput {
       producer.flush();
       double seconds = (System.nanoTime() - t0) / 1e9;
       double cpu = (CpuClock.processCpuNanos() - cpu0) / 1e9;
-      Map<String, Double> threads = new HashMap<>(threadCpu(PLAIN_THREADS, "", threads0));
+      Map<String, Double> threads =
+          new HashMap<>(
+              threadCpu(
+                  PLAIN_THREADS, "", threads0, vm0, List.of(Thread.currentThread().getName())));
       threads.put("sending thread", (CpuClock.currentThreadCpuNanos() - sender0) / 1e9);
       return new Run(count, seconds, cpu, 0, threads);
     }
   }
 
-  /** CPU seconds since {@code baseline} of each group of threads, by the group's label. */
+  /** How many of the other busiest Java threads a run names (the rest stays unattributed). */
+  private static final int OTHER_THREADS = 6;
+
+  /**
+   * CPU seconds since {@code baseline} of each group of threads, by the group's label; then, since
+   * {@code vmBaseline}, the JVM's own GC and JIT threads, and the {@value #OTHER_THREADS} busiest
+   * other Java threads (broker, worker) by name, but those of {@code excluded} (counted apart).
+   */
   private static Map<String, Double> threadCpu(
-      Map<String, String> groups, String connector, Map<Long, Long> baseline) {
+      Map<String, String> groups,
+      String connector,
+      Map<Long, Long> baseline,
+      Map<String, Long> vmBaseline,
+      List<String> excluded) {
     Map<String, Double> cpu = new HashMap<>();
+    List<String> prefixes = new ArrayList<>(excluded);
     groups.forEach(
-        (label, prefix) ->
-            cpu.put(
-                label, CpuClock.threadCpuNanos(String.format(prefix, connector), baseline) / 1e9));
+        (label, prefix) -> {
+          String named = String.format(prefix, connector);
+          prefixes.add(named);
+          cpu.put(label, CpuClock.threadCpuNanos(named, baseline) / 1e9);
+        });
+    CpuClock.vmThreadCpuNanos()
+        .forEach(
+            (kind, nanos) ->
+                cpu.put("JVM " + kind, (nanos - vmBaseline.getOrDefault(kind, 0L)) / 1e9));
+    CpuClock.otherThreadCpuNanos(prefixes, baseline).entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(OTHER_THREADS)
+        .forEach(e -> cpu.put("thread " + e.getKey(), e.getValue() / 1e9));
     return cpu;
   }
 
