@@ -595,6 +595,9 @@ class ChangelakeBenchmark {
     if (r.startupSeconds() > 0) {
       results.add(measurement, caseName, run, "startup_s", r.startupSeconds(), "s");
     }
+    r.collections()
+        .forEach(
+            (gc, n) -> results.add(new Results.Row(measurement, caseName, run, "gc", n, "", gc)));
     // where the CPU per event goes, per thread; the rest of the JVM: the broker's and Connect's
     // threads not named on their own
     Map<String, Double> threads = new java.util.TreeMap<>(r.threadCpuSeconds());

@@ -111,6 +111,15 @@ final class CpuClock {
     return byKind;
   }
 
+  /** Collections so far, by collector ({@code Copy}: young, {@code MarkSweepCompact}: full). */
+  static java.util.Map<String, Long> gcCounts() {
+    java.util.Map<String, Long> counts = new java.util.HashMap<>();
+    for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      counts.put(gc.getName(), gc.getCollectionCount());
+    }
+    return counts;
+  }
+
   static boolean anyThread(String prefix) {
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info != null && info.getThreadName().startsWith(prefix)) {

@@ -35,7 +35,8 @@ final class SourceThroughput {
       double seconds,
       double cpuSeconds,
       double startupSeconds,
-      Map<String, Double> threadCpuSeconds) {}
+      Map<String, Double> threadCpuSeconds,
+      Map<String, Long> collections) {}
 
   /**
    * The threads whose CPU a run reports on its own, by name prefix ({@code %s}: the connector's
@@ -105,6 +106,7 @@ final class SourceThroughput {
       long before = awaitEndOffset(topic, 1, name, FIRST_RECORD_POLL_MS);
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
       Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
+      Map<String, Long> gc0 = CpuClock.gcCounts();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
       awaitEndOffset(topic, rows, name, END_POLL_MS);
@@ -114,7 +116,8 @@ final class SourceThroughput {
               (System.nanoTime() - t0) / 1e9,
               (CpuClock.processCpuNanos() - cpu0) / 1e9,
               (t0 - created) / 1e9,
-              threadCpu(SOURCE_THREADS, name, threads0, vm0, List.of()));
+              threadCpu(SOURCE_THREADS, name, threads0, vm0, List.of()),
+              collectionsSince(gc0));
       if (jfr != null) {
         jfr.stop();
         recordProfiles("changelake source / " + converter.label, jfr);
@@ -164,6 +167,7 @@ final class SourceThroughput {
       producer.partitionsFor(target);
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
       Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
+      Map<String, Long> gc0 = CpuClock.gcCounts();
       long sender0 = CpuClock.currentThreadCpuNanos();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
@@ -179,8 +183,15 @@ final class SourceThroughput {
               threadCpu(
                   PLAIN_THREADS, "", threads0, vm0, List.of(Thread.currentThread().getName())));
       threads.put("sending thread", (CpuClock.currentThreadCpuNanos() - sender0) / 1e9);
-      return new Run(count, seconds, cpu, 0, threads);
+      return new Run(count, seconds, cpu, 0, threads, collectionsSince(gc0));
     }
+  }
+
+  /** Collections since {@code baseline}, by collector. */
+  private static Map<String, Long> collectionsSince(Map<String, Long> baseline) {
+    Map<String, Long> since = new HashMap<>();
+    CpuClock.gcCounts().forEach((gc, n) -> since.put(gc, n - baseline.getOrDefault(gc, 0L)));
+    return since;
   }
 
   /** How many of the other busiest Java threads a run names (the rest stays unattributed). */
