@@ -98,6 +98,9 @@ final class SourceThroughput {
     c.put("value.converter", converter.className);
     c.put("value.converter.schemas.enable", "true");
     JfrProfile jfr = profileDir == null ? null : new JfrProfile(profileDir.resolve(name + ".jfr"));
+    // each case starts on a collected heap, as the sink's runs do: the garbage of the case before
+    // (a full collection's worth, seen in most runs without this) is not this case's cost
+    System.gc();
     long created = System.nanoTime();
     platform.cluster().configureConnector(name, c);
     try {
@@ -165,6 +168,7 @@ final class SourceThroughput {
       // connected and the topic's metadata known before the clock starts, as the source task's
       // producer is by the time it sends
       producer.partitionsFor(target);
+      System.gc(); // as before the source's runs
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
       Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
       Map<String, Long> gc0 = CpuClock.gcCounts();
