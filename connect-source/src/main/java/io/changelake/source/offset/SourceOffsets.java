@@ -3,6 +3,8 @@ package io.changelake.source.offset;
 import io.changelake.lsm.changelog.ChangelogReader;
 import io.changelake.lsm.changelog.ReaderPosition;
 import io.changelake.source.assign.BucketSet;
+import java.util.AbstractMap;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -79,12 +81,53 @@ public final class SourceOffsets {
         + "\"}";
   }
 
+  /**
+   * The offset of {@code position}: an unmodifiable map of {@code snapshot_id}, {@code row_offset}
+   * and {@code full_state} in that order. Every record carries one and Connect holds it until Kafka
+   * acknowledges the record, so it is a view of the position (one small object) rather than a map
+   * of boxed values (six objects); Connect serializes it, equals and hashes it like any map.
+   */
   public static Map<String, Object> offset(ReaderPosition position) {
-    Map<String, Object> offset = new LinkedHashMap<>();
-    offset.put(SNAPSHOT_ID, position.snapshotId());
-    offset.put(ROW_OFFSET, position.rowOffset());
-    offset.put(FULL_STATE, position.fullState());
-    return offset;
+    return new PositionOffset(position);
+  }
+
+  /** The offset map of a position, built on demand from it (see {@link #offset}). */
+  private static final class PositionOffset extends AbstractMap<String, Object> {
+    private final ReaderPosition position;
+
+    PositionOffset(ReaderPosition position) {
+      this.position = position;
+    }
+
+    @Override
+    public Object get(Object key) {
+      if (SNAPSHOT_ID.equals(key)) {
+        return position.snapshotId();
+      }
+      if (ROW_OFFSET.equals(key)) {
+        return position.rowOffset();
+      }
+      return FULL_STATE.equals(key) ? position.fullState() : null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return SNAPSHOT_ID.equals(key) || ROW_OFFSET.equals(key) || FULL_STATE.equals(key);
+    }
+
+    @Override
+    public int size() {
+      return 3;
+    }
+
+    @Override
+    public Set<Entry<String, Object>> entrySet() {
+      Map<String, Object> entries = new LinkedHashMap<>();
+      entries.put(SNAPSHOT_ID, position.snapshotId());
+      entries.put(ROW_OFFSET, position.rowOffset());
+      entries.put(FULL_STATE, position.fullState());
+      return Collections.unmodifiableMap(entries).entrySet();
+    }
   }
 
   /**
@@ -150,6 +193,9 @@ public final class SourceOffsets {
       Map<String, ?> partition, Map<String, ?> offset) {
     if (offset == null) {
       return Optional.empty();
+    }
+    if (offset instanceof PositionOffset own) {
+      return Optional.of(own.position);
     }
     long snapshotId = requiredLong(offset, SNAPSHOT_ID, partition);
     long rowOffset = requiredLong(offset, ROW_OFFSET, partition);

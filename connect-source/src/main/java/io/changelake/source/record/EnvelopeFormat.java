@@ -46,11 +46,13 @@ record EnvelopeFormat(
   @Override
   public Struct value(
       DebeziumOp operation, InternalRow oldRow, InternalRow newRow, Struct sourceInfo, long ts) {
-    return new Struct(schema)
-        .put(before, rows.toStruct(oldRow))
-        .put(after, rows.toStruct(newRow))
-        .put(source, sourceInfo)
-        .put(op, operation.code())
-        .put(tsMs, ts);
+    Struct value = new Struct(schema);
+    Object[] values = UncheckedStructs.values(value);
+    UncheckedStructs.put(value, values, before, rows.toStruct(oldRow));
+    UncheckedStructs.put(value, values, after, rows.toStruct(newRow));
+    UncheckedStructs.put(value, values, source, sourceInfo);
+    UncheckedStructs.put(value, values, op, operation.code());
+    UncheckedStructs.put(value, values, tsMs, ts);
+    return value;
   }
 }

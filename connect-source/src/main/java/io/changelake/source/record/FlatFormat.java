@@ -52,7 +52,8 @@ record FlatFormat(
     if (row != null) {
       rows.putInto(row, value, columns);
     }
-    return value.put(op, operation.code());
+    UncheckedStructs.put(value, op, operation.code());
+    return value;
   }
 
   /** {@code schema} as an optional schema, the same otherwise. */

@@ -60,11 +60,13 @@ final class StructMapper {
       return null;
     }
     Struct struct = new Struct(schema);
+    Object[] values = UncheckedStructs.values(struct);
     for (Column column : columns) {
       Object value = column.getter().getFieldOrNull(row);
       Field target = column.connectField();
       // by Field, not by name: no lookup per value
-      struct.put(target, ConnectMapping.valueOf(column.field(), target.schema(), value));
+      UncheckedStructs.put(
+          struct, values, target, ConnectMapping.valueOf(column.field(), target.schema(), value));
     }
     return struct;
   }
@@ -75,11 +77,13 @@ final class StructMapper {
    * intermediate struct.
    */
   void putInto(InternalRow row, Struct target, List<Field> fields) {
+    Object[] values = UncheckedStructs.values(target);
     for (int i = 0; i < columns.size(); i++) {
       Column column = columns.get(i);
       Field field = fields.get(i);
       Object value = column.getter().getFieldOrNull(row);
-      target.put(field, ConnectMapping.valueOf(column.field(), field.schema(), value));
+      UncheckedStructs.put(
+          target, values, field, ConnectMapping.valueOf(column.field(), field.schema(), value));
     }
   }
 }

@@ -48,6 +48,30 @@ class SourceOffsetsTest {
   }
 
   @Test
+  void anOffsetIsStoredByConnectAsTheSameJsonAsAMapOfItsThreeFieldsAndCannotBeChanged() {
+    Map<String, Object> offset = SourceOffsets.offset(new ReaderPosition(12, 300, true));
+    Map<String, Object> asMap = new java.util.LinkedHashMap<>();
+    asMap.put("snapshot_id", 12L);
+    asMap.put("row_offset", 300L);
+    asMap.put("full_state", true);
+    assertThat(offset).isEqualTo(asMap).hasSameHashCodeAs(asMap);
+    assertThat(asMap).isEqualTo(offset);
+    assertThat(offset.get("row_offset")).isEqualTo(300L);
+    assertThat(offset.get("bucket")).isNull();
+    // Connect's offset store writes offsets with a schemaless JsonConverter, key order included
+    try (org.apache.kafka.connect.json.JsonConverter json =
+        new org.apache.kafka.connect.json.JsonConverter()) {
+      json.configure(Map.of("schemas.enable", "false"), false);
+      assertThat(new String(json.fromConnectData("offsets", null, offset)))
+          .isEqualTo("{\"snapshot_id\":12,\"row_offset\":300,\"full_state\":true}");
+    }
+    assertThatThrownBy(() -> offset.put("row_offset", 0L))
+        .isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> offset.entrySet().iterator().next().setValue(0L))
+        .isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @Test
   void partitionsOfEarlierVersionsNamedBucketSetsAndAreStillAccepted() {
     // Connect hands them to alterOffsets when a user resets the connector's offsets
     Map<String, Object> legacy = SourceOffsets.legacyPartition(ORDERS, Set.of(0, 2));

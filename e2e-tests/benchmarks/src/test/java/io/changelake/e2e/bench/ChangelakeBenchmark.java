@@ -509,10 +509,13 @@ class ChangelakeBenchmark {
       }
       SourceThroughput source = new SourceThroughput(platform, loader, runner);
       String table = DebeziumEvents.tableName(0);
-      // run 0 warms the JIT up for every case and is not recorded
-      for (int run = 0; run <= settings.repetitions(); run++) {
+      // run 0 warms the JIT up for every case and is not recorded; the source's JFR profile is
+      // taken in a run of its own after the recorded ones: recording slows the source's threads
+      // (a third in a loaded run) and the plain producer is not profiled
+      int profiled = settings.repetitions() + 1;
+      for (int run = 0; run <= profiled; run++) {
         String prefix = "srcout-r" + run;
-        source.profileInto(run == settings.repetitions() ? settings.workDir() : null);
+        source.profileInto(run == profiled ? settings.workDir() : null);
         SourceThroughput.Run json =
             source.changelakeSource(
                 "source-r" + run,
@@ -531,6 +534,9 @@ class ChangelakeBenchmark {
                 "srcout-caching-r" + run,
                 sourceTableRows,
                 Converter.CACHING);
+        if (run == profiled) {
+          break;
+        }
         SourceThroughput.Run plain =
             source.plainProducer(prefix + "." + table, "plain-r" + run, sourceTableRows, 20_000);
         if (run > 0) {
@@ -589,10 +595,14 @@ class ChangelakeBenchmark {
     if (r.startupSeconds() > 0) {
       results.add(measurement, caseName, run, "startup_s", r.startupSeconds(), "s");
     }
-    // where the CPU per event goes, per thread; the rest of the JVM is the broker's and Connect's
+    r.collections()
+        .forEach(
+            (gc, n) -> results.add(new Results.Row(measurement, caseName, run, "gc", n, "", gc)));
+    // where the CPU per event goes, per thread; the rest of the JVM: the broker's and Connect's
+    // threads not named on their own
     Map<String, Double> threads = new java.util.TreeMap<>(r.threadCpuSeconds());
     double counted = threads.values().stream().mapToDouble(Double::doubleValue).sum();
-    threads.put("rest of the JVM (broker, worker, GC)", r.cpuSeconds() - counted);
+    threads.put("rest of the JVM (other threads)", r.cpuSeconds() - counted);
     threads.forEach(
         (thread, seconds) ->
             results.add(

@@ -651,7 +651,8 @@ final class Report {
         .append(" made before its clock starts); the CSV has the source's start-up")
         .append(" (`startup_s`) and the CPU per event of each thread")
         .append(" (`cpu_us_per_event_of_thread`: task thread, read-ahead thread, producer I/O")
-        .append(" thread, rest of the JVM: broker, worker, GC).\n\n");
+        .append(" thread, the JVM's GC and JIT compiler threads, the six busiest other threads")
+        .append(" by name, e.g. the broker's request handlers, and the rest of the JVM).\n\n");
     md.append("| producer | events/s | CPU µs/event |\n|---|---|---|\n");
     for (String c :
         List.of("changelake source", "changelake source, caching converter", "plain producer")) {
@@ -743,7 +744,9 @@ final class Report {
       return;
     }
     md.append("## Where the time goes (JFR)\n\n");
-    md.append("CPU samples of the last repetition (JDK Flight Recorder, 10 ms sampling). 'Top")
+    md.append("CPU samples of the last repetition (the source's: of an extra run after the")
+        .append(
+            " recorded ones, since recording slows it; JDK Flight Recorder, 10 ms sampling). 'Top")
         .append(" frames' are the methods running when sampled; 'owners' the first non-JDK")
         .append(" package on the stack.\n\n");
     for (String c : cases) {

@@ -35,7 +35,8 @@ final class SourceThroughput {
       double seconds,
       double cpuSeconds,
       double startupSeconds,
-      Map<String, Double> threadCpuSeconds) {}
+      Map<String, Double> threadCpuSeconds,
+      Map<String, Long> collections) {}
 
   /**
    * The threads whose CPU a run reports on its own, by name prefix ({@code %s}: the connector's
@@ -97,6 +98,9 @@ final class SourceThroughput {
     c.put("value.converter", converter.className);
     c.put("value.converter.schemas.enable", "true");
     JfrProfile jfr = profileDir == null ? null : new JfrProfile(profileDir.resolve(name + ".jfr"));
+    // each case starts on a collected heap, as the sink's runs do: the garbage of the case before
+    // (a full collection's worth, seen in most runs without this) is not this case's cost
+    System.gc();
     long created = System.nanoTime();
     platform.cluster().configureConnector(name, c);
     try {
@@ -104,6 +108,8 @@ final class SourceThroughput {
       // already there are not counted
       long before = awaitEndOffset(topic, 1, name, FIRST_RECORD_POLL_MS);
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
+      Map<String, Long> gc0 = CpuClock.gcCounts();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
       awaitEndOffset(topic, rows, name, END_POLL_MS);
@@ -113,7 +119,8 @@ final class SourceThroughput {
               (System.nanoTime() - t0) / 1e9,
               (CpuClock.processCpuNanos() - cpu0) / 1e9,
               (t0 - created) / 1e9,
-              threadCpu(SOURCE_THREADS, name, threads0));
+              threadCpu(SOURCE_THREADS, name, threads0, vm0, List.of()),
+              collectionsSince(gc0));
       if (jfr != null) {
         jfr.stop();
         recordProfiles("changelake source / " + converter.label, jfr);
@@ -161,7 +168,10 @@ final class SourceThroughput {
       // connected and the topic's metadata known before the clock starts, as the source task's
       // producer is by the time it sends
       producer.partitionsFor(target);
+      System.gc(); // as before the source's runs
       Map<Long, Long> threads0 = CpuClock.threadCpuBaseline();
+      Map<String, Long> vm0 = CpuClock.vmThreadCpuNanos();
+      Map<String, Long> gc0 = CpuClock.gcCounts();
       long sender0 = CpuClock.currentThreadCpuNanos();
       long cpu0 = CpuClock.processCpuNanos();
       long t0 = System.nanoTime();
@@ -172,20 +182,52 @@ final class SourceThroughput {
       producer.flush();
       double seconds = (System.nanoTime() - t0) / 1e9;
       double cpu = (CpuClock.processCpuNanos() - cpu0) / 1e9;
-      Map<String, Double> threads = new HashMap<>(threadCpu(PLAIN_THREADS, "", threads0));
+      Map<String, Double> threads =
+          new HashMap<>(
+              threadCpu(
+                  PLAIN_THREADS, "", threads0, vm0, List.of(Thread.currentThread().getName())));
       threads.put("sending thread", (CpuClock.currentThreadCpuNanos() - sender0) / 1e9);
-      return new Run(count, seconds, cpu, 0, threads);
+      return new Run(count, seconds, cpu, 0, threads, collectionsSince(gc0));
     }
   }
 
-  /** CPU seconds since {@code baseline} of each group of threads, by the group's label. */
+  /** Collections since {@code baseline}, by collector. */
+  private static Map<String, Long> collectionsSince(Map<String, Long> baseline) {
+    Map<String, Long> since = new HashMap<>();
+    CpuClock.gcCounts().forEach((gc, n) -> since.put(gc, n - baseline.getOrDefault(gc, 0L)));
+    return since;
+  }
+
+  /** How many of the other busiest Java threads a run names (the rest stays unattributed). */
+  private static final int OTHER_THREADS = 6;
+
+  /**
+   * CPU seconds since {@code baseline} of each group of threads, by the group's label; then, since
+   * {@code vmBaseline}, the JVM's own GC and JIT threads, and the {@value #OTHER_THREADS} busiest
+   * other Java threads (broker, worker) by name, but those of {@code excluded} (counted apart).
+   */
   private static Map<String, Double> threadCpu(
-      Map<String, String> groups, String connector, Map<Long, Long> baseline) {
+      Map<String, String> groups,
+      String connector,
+      Map<Long, Long> baseline,
+      Map<String, Long> vmBaseline,
+      List<String> excluded) {
     Map<String, Double> cpu = new HashMap<>();
+    List<String> prefixes = new ArrayList<>(excluded);
     groups.forEach(
-        (label, prefix) ->
-            cpu.put(
-                label, CpuClock.threadCpuNanos(String.format(prefix, connector), baseline) / 1e9));
+        (label, prefix) -> {
+          String named = String.format(prefix, connector);
+          prefixes.add(named);
+          cpu.put(label, CpuClock.threadCpuNanos(named, baseline) / 1e9);
+        });
+    CpuClock.vmThreadCpuNanos()
+        .forEach(
+            (kind, nanos) ->
+                cpu.put("JVM " + kind, (nanos - vmBaseline.getOrDefault(kind, 0L)) / 1e9));
+    CpuClock.otherThreadCpuNanos(prefixes, baseline).entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .limit(OTHER_THREADS)
+        .forEach(e -> cpu.put("thread " + e.getKey(), e.getValue() / 1e9));
     return cpu;
   }
 
