@@ -211,6 +211,14 @@ public final class ChangelakeSinkTask extends SinkTask {
           new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
           record.originalKafkaOffset());
     }
+    if (!records.isEmpty() && LOG.isDebugEnabled()) {
+      LOG.debug(
+          "Sink task {} of {}: put of {} records, offsets {}",
+          taskId,
+          connector,
+          records.size(),
+          OffsetTracker.offsetRanges(records));
+    }
     boolean committed;
     try {
       committed = putRecords(records);
@@ -241,7 +249,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       pipeline.process(record);
     }
     if (offsets.commitDue(pool.bufferedBytes())) {
-      startRound();
+      startRound("due in put");
     }
     if (rounds.inFlight()) {
       // come back soon to report the round's positions once it landed, even if no record arrives
@@ -300,21 +308,38 @@ public final class ChangelakeSinkTask extends SinkTask {
    * processed positions, and lets the committer threads land them while this thread reads on. Those
    * positions count as committed only once every table landed ({@link #applyLanded}).
    */
-  private void startRound() {
+  private void startRound(String why) {
     applyLanded(rounds.awaitIfAny());
     // dead-letter sends count as processed once they are in the queue (see positionsToCommit)
     errors.awaitReported();
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     Map<SourcePartition, Long> positions = OffsetTracker.asSourcePartitions(snapshot);
     List<TableState> dirty = tables.values().stream().filter(t -> t.dirty).toList();
+    // which tables a round takes and how far it reaches tell a partition that stopped delivering
+    // (positions stand still) from records processed without rows (positions move, no table);
+    // rounds with neither, one per interval while nothing arrives, are not worth a line
+    if (LOG.isDebugEnabled()) {
+      Map<TopicPartition, Long> before = offsets.committedSnapshot();
+      if (!dirty.isEmpty() || !snapshot.equals(before)) {
+        LOG.debug(
+            "Sink task {} of {}: commit round ({}) of tables with rows {} at positions {};"
+                + " committed before {}",
+            taskId,
+            connector,
+            why,
+            dirty.stream().map(t -> t.id.getFullName()).toList(),
+            snapshot,
+            before);
+      }
+    }
     offsets.roundStarted();
     rounds.start(snapshot, order.reached(), dirty, table -> pipeline.progress(table, positions));
   }
 
   /** A round and everything before it committed, before this returns: partitions move, or idle. */
-  private void commitAll() {
+  private void commitAll(String why) {
     applyLanded(rounds.awaitIfAny());
-    startRound();
+    startRound(why);
     applyLanded(rounds.awaitIfAny());
   }
 
@@ -322,6 +347,16 @@ public final class ChangelakeSinkTask extends SinkTask {
   private boolean applyLanded(Optional<CommitRound.Landed> landed) {
     if (landed.isEmpty()) {
       return false;
+    }
+    if (LOG.isDebugEnabled()
+        && (landed.get().tables() > 0
+            || !landed.get().positions().equals(offsets.committedSnapshot()))) {
+      LOG.debug(
+          "Sink task {} of {}: a round of {} tables landed, positions committed {}",
+          taskId,
+          connector,
+          landed.get().tables(),
+          landed.get().positions());
     }
     offsets.committed(landed.get().positions());
     order.committed(landed.get().reached());
@@ -367,7 +402,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         if (!rounds.inFlight() && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
           // no record came to start the round in put: nothing is read meanwhile, so waiting for
           // it here costs no consumption and reports its positions at once
-          commitAll();
+          commitAll("due on offset flush");
           outages.succeeded();
         }
       } catch (RuntimeException e) {
@@ -437,7 +472,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             || offsets.hasProcessedSinceCommit()
             || tables.values().stream().anyMatch(t -> t.dirty))) {
       try {
-        commitAll();
+        commitAll("partitions " + partitions + " closing");
       } catch (RuntimeException e) {
         // these partitions' next owner reads them from the committed offsets: only the
         // partitions this task keeps are read again here

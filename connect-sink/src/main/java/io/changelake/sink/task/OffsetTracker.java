@@ -4,9 +4,11 @@ import io.changelake.lsm.commit.SourcePartition;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Kafka positions of one task: how far records were processed (written to a writer, skipped or sent
@@ -74,6 +76,29 @@ final class OffsetTracker {
   /** The processed positions, as stored with table commits. */
   Map<TopicPartition, Long> processedSnapshot() {
     return Map.copyOf(processed);
+  }
+
+  /** The positions committed to every table, as reported to Connect. */
+  Map<TopicPartition, Long> committedSnapshot() {
+    return Map.copyOf(committed);
+  }
+
+  /**
+   * The first and last offset of each partition in a batch ({@code topic-partition=first..last}),
+   * for logs: a batch of thousands reads as a line per partition.
+   */
+  static Map<TopicPartition, String> offsetRanges(Collection<SinkRecord> records) {
+    Map<TopicPartition, long[]> ranges = new LinkedHashMap<>();
+    for (SinkRecord record : records) {
+      long offset = record.originalKafkaOffset();
+      ranges.merge(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          new long[] {offset, offset},
+          (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+    }
+    Map<TopicPartition, String> out = new LinkedHashMap<>();
+    ranges.forEach((tp, range) -> out.put(tp, range[0] + ".." + range[1]));
+    return out;
   }
 
   static Map<SourcePartition, Long> asSourcePartitions(Map<TopicPartition, Long> positions) {
