@@ -309,6 +309,91 @@ class CommitRoundTest {
   }
 
   /**
+   * The shape of WorkerVersionsTest's stall on a 3.9 worker: 40 creates on two partitions (18 and
+   * 22), the first delivery ending inside partition 0 at offset 12, its round sealed, the rest of
+   * partition 0 arriving while that round lands (or after), then only the empty puts Connect makes
+   * while nothing arrives. Those puts alone must commit the rest: no close, no further record.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void theRestOfAPartitionDeliveredAfterTheFirstRoundIsCommittedByEmptyPuts(boolean whileLanding)
+      throws Exception {
+    TopicPartition p1 = new TopicPartition(PARTITION.topic(), 1);
+    Map<TopicPartition, OffsetAndMetadata> asked =
+        Map.of(PARTITION, new OffsetAndMetadata(0), p1, new OffsetAndMetadata(0));
+    Map<String, String> props = tables.docProps(InputShape.ENVELOPE);
+    props.put("table.buckets", "2");
+    ChangelakeSinkTask task = start(props, List.of(PARTITION, p1));
+    try {
+      List<SinkRecord> first = new ArrayList<>(docs(1, 0, 22, 0));
+      first.addAll(docs(0, 0, 12, 22));
+      CountDownLatch committer = whileLanding ? task.holdCommitter() : new CountDownLatch(0);
+      try {
+        task.dueForCommit();
+        // the table is created and its first round sealed at partition 0 = 12, partition 1 = 22
+        task.put(first);
+        if (!whileLanding) {
+          assertReportsLanded(task, asked, 12, 22);
+        }
+        task.put(docs(0, 12, 18, 34));
+      } finally {
+        committer.countDown();
+      }
+      assertReportsLanded(task, asked, 12, 22);
+      // nothing arrives any more: Connect's empty puts, one per interval
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                task.dueForCommit();
+                task.put(List.of());
+                return task.preCommit(asked).equals(committed(asked, 18, 22));
+              });
+      assertThat(rows("docs")).hasSize(40);
+    } finally {
+      task.stop();
+    }
+  }
+
+  private static void assertReportsLanded(
+      ChangelakeSinkTask task, Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              task.put(List.of());
+              return !task.preCommit(asked).isEmpty();
+            });
+    assertThat(task.preCommit(asked)).isEqualTo(committed(asked, p0, p1));
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> committed(
+      Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
+    Map<TopicPartition, OffsetAndMetadata> out = new java.util.HashMap<>();
+    for (TopicPartition tp : asked.keySet()) {
+      out.put(tp, new OffsetAndMetadata(tp.partition() == 0 ? p0 : p1));
+    }
+    return out;
+  }
+
+  /** Creates of docs ids {@code firstId}.. at offsets {@code from..to-1} of {@code partition}. */
+  private static List<SinkRecord> docs(int partition, int from, int to, int firstId) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int offset = from; offset < to; offset++) {
+      int id = firstId + offset - from + 1;
+      records.add(
+          ChangelakeSinkTaskTest.DOCS
+              .create(ChangelakeSinkTaskTest.DOCS.row(id, "doc " + id))
+              .atLsn(1000L + 100_000L * partition + offset)
+              .atSourceTsMs(ChangelakeSinkTaskTest.SOURCE_TS_MS + offset)
+              .toSinkRecord(InputShape.ENVELOPE, partition, offset));
+    }
+    return records;
+  }
+
+  /**
    * Envelopes of partition {@code partition}, offsets {@code from..to-1}: even ones add 1 to t1's
    * account 1, odd ones to t2's; positions of the two partitions never meet.
    */
