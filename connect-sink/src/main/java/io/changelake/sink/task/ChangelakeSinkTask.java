@@ -13,6 +13,7 @@ import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.metrics.SinkMetrics;
 import io.changelake.sink.route.TableRouter;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -55,6 +56,10 @@ public final class ChangelakeSinkTask extends SinkTask {
   // how soon put comes back, without records, to report a round that is landing
   private static final long ROUND_POLL_MS = 200;
 
+  // delivered records uncommitted this long, with no commit meanwhile, are warned about (at least;
+  // five commit intervals where those are longer)
+  private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+
   private ChangelakeSinkConfig config;
   private Catalog catalog;
   private WriterPool pool;
@@ -82,6 +87,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   // rewound positions. Unless a rebalance took its records out first: Connect then stops waiting
   // to deliver it and delivers records polled anew, which must be written (identity tells them)
   private Set<SinkRecord> failedBatch;
+  // delivered records waiting while the committed positions stand still (see warnIfStuck)
+  private Duration stuckAfter;
+  private Map<TopicPartition, Long> stuckAt = Map.of();
+  private long stuckSinceNanos = -1;
+  private boolean stuckWarned;
 
   @Override
   public String version() {
@@ -103,6 +113,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets =
         new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
+    stuckAfter = max(STUCK_AFTER, config.commitInterval().multipliedBy(5));
     pipeline =
         new RecordPipeline(
             config,
@@ -418,7 +429,53 @@ public final class ChangelakeSinkTask extends SinkTask {
         LOG.debug("Commit on offset flush failed; rewound", failure);
       }
     }
+    warnIfStuck();
     return offsets.committedOffsets(currentOffsets.keySet());
+  }
+
+  /**
+   * Warns, once per stretch, when records delivered to the task stay out of the tables while the
+   * committed positions do not move for {@link #stuckAfter}: rows normally reach the tables within
+   * a commit interval, and a sink that stops committing must not do so silently. Connect asks for
+   * offsets regularly, also while no record arrives, so this runs then too.
+   */
+  private void warnIfStuck() {
+    Map<TopicPartition, String> waiting = offsets.deliveredNotCommitted();
+    Map<TopicPartition, Long> committedNow = offsets.committedSnapshot();
+    long now = System.nanoTime();
+    if (waiting.isEmpty() || stuckSinceNanos < 0 || !committedNow.equals(stuckAt)) {
+      stuckAt = committedNow;
+      stuckSinceNanos = waiting.isEmpty() ? -1 : now;
+      stuckWarned = false;
+      return;
+    }
+    if (stuckWarned || now - stuckSinceNanos < stuckAfter.toNanos()) {
+      return;
+    }
+    stuckWarned = true;
+    LOG.warn(
+        "Sink task {} of {}: records delivered to it (partition=committed..delivered next offsets"
+            + " {}) have not reached the tables for {} s, and nothing was committed meanwhile."
+            + " Processed up to {}; tables with uncommitted rows {}; a commit round is {}in flight."
+            + " Rows normally reach the tables within commit.interval.ms ({} ms); with the logger"
+            + " io.changelake.sink.task at DEBUG the task logs its puts and commit rounds",
+        taskId,
+        connector,
+        waiting,
+        Duration.ofNanos(now - stuckSinceNanos).toSeconds(),
+        offsets.processedSnapshot(),
+        tables.values().stream().filter(t -> t.dirty).map(t -> t.id.getFullName()).toList(),
+        rounds.inFlight() ? "" : "not ",
+        config.commitInterval().toMillis());
+  }
+
+  /** Warns about delivered records uncommitted this long instead, for tests. */
+  void stuckAfter(Duration after) {
+    stuckAfter = after;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /**

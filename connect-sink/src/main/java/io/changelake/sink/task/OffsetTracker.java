@@ -23,6 +23,8 @@ final class OffsetTracker {
   // the first offset delivered per partition since it was assigned: where a rewind goes back to
   // while nothing of the partition is committed yet
   private final Map<TopicPartition, Long> firstDelivered = new HashMap<>();
+  // the next offset after the last one delivered per partition: what put was given
+  private final Map<TopicPartition, Long> delivered = new HashMap<>();
   private long lastCommitNanos;
 
   OffsetTracker(Duration interval, long bufferBytes) {
@@ -53,6 +55,23 @@ final class OffsetTracker {
   /** Connect delivered the record at {@code offset} (whether or not it gets processed). */
   void delivered(TopicPartition partition, long offset) {
     firstDelivered.putIfAbsent(partition, offset);
+    delivered.merge(partition, offset + 1, Math::max);
+  }
+
+  /**
+   * The partitions whose records were delivered to the task beyond what is committed to the tables,
+   * as {@code committed..delivered} (the next offsets): rows on their way, or stuck.
+   */
+  Map<TopicPartition, String> deliveredNotCommitted() {
+    Map<TopicPartition, String> out = new LinkedHashMap<>();
+    delivered.forEach(
+        (tp, next) -> {
+          long from = committed.getOrDefault(tp, firstDelivered.getOrDefault(tp, next));
+          if (next > from) {
+            out.put(tp, from + ".." + next);
+          }
+        });
+    return out;
   }
 
   /**
@@ -65,6 +84,8 @@ final class OffsetTracker {
     to.putAll(committed);
     processed.clear();
     processed.putAll(committed);
+    // delivered anew from there
+    delivered.clear();
     return to;
   }
 
@@ -157,6 +178,7 @@ final class OffsetTracker {
           processed.remove(tp);
           committed.remove(tp);
           firstDelivered.remove(tp);
+          delivered.remove(tp);
         });
   }
 }

@@ -356,6 +356,76 @@ class CommitRoundTest {
     }
   }
 
+  @Test
+  void recordsThatStayOutOfTheTablesWhileNothingCommitsAreWarnedAboutOnceNamingWhereTheyWait()
+      throws Exception {
+    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    org.apache.logging.log4j.core.LoggerContext context =
+        (org.apache.logging.log4j.core.LoggerContext)
+            org.apache.logging.log4j.LogManager.getContext(false);
+    org.apache.logging.log4j.core.Appender capture =
+        new org.apache.logging.log4j.core.appender.AbstractAppender(
+            "stuck-capture",
+            null,
+            null,
+            true,
+            org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+          @Override
+          public void append(org.apache.logging.log4j.core.LogEvent event) {
+            if (event.getLevel() == org.apache.logging.log4j.Level.WARN) {
+              warnings.add(event.getMessage().getFormattedMessage());
+            }
+          }
+        };
+    capture.start();
+    org.apache.logging.log4j.core.Logger taskLogger =
+        context.getLogger(ChangelakeSinkTask.class.getName());
+    taskLogger.addAppender(capture);
+    ChangelakeSinkTask task = start();
+    try {
+      task.stuckAfter(Duration.ofMillis(300));
+      CountDownLatch committer = task.holdCommitter();
+      try {
+        task.put(records(0, 10));
+        task.dueForCommit();
+        // sealed up to offset 12, its landing held: delivered, nothing committed
+        task.put(records(10, 12));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(50))
+            .until(
+                () -> {
+                  task.preCommit(ASKED);
+                  return !warnings.isEmpty();
+                });
+        // once per stretch, however often Connect asks
+        for (int i = 0; i < 10; i++) {
+          task.preCommit(ASKED);
+          Thread.sleep(50);
+        }
+      } finally {
+        committer.countDown();
+      }
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0))
+          .contains("payments-0=0..12")
+          .contains("have not reached the tables")
+          .contains("tables with uncommitted rows []")
+          .contains("a commit round is in flight");
+
+      // rounds that land keep it quiet, as does a task with nothing waiting
+      assertReportsOnceLanded(task, 12);
+      for (int i = 0; i < 10; i++) {
+        task.preCommit(ASKED);
+        Thread.sleep(50);
+      }
+      assertThat(warnings).hasSize(1);
+    } finally {
+      taskLogger.removeAppender(capture);
+      task.stop();
+    }
+  }
+
   private static void assertReportsLanded(
       ChangelakeSinkTask task, Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
     await()
