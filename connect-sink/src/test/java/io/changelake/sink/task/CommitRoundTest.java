@@ -17,14 +17,24 @@ import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Commit rounds off the task thread, on real Paimon tables: the task reads on while a round lands,
@@ -315,7 +326,7 @@ class CommitRoundTest {
    * while nothing arrives. Those puts alone must commit the rest: no close, no further record.
    */
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  @ValueSource(booleans = {true, false})
   void theRestOfAPartitionDeliveredAfterTheFirstRoundIsCommittedByEmptyPuts(boolean whileLanding)
       throws Exception {
     TopicPartition p1 = new TopicPartition(PARTITION.topic(), 1);
@@ -359,27 +370,19 @@ class CommitRoundTest {
   @Test
   void recordsThatStayOutOfTheTablesWhileNothingCommitsAreWarnedAboutOnceNamingWhereTheyWait()
       throws Exception {
-    List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    org.apache.logging.log4j.core.LoggerContext context =
-        (org.apache.logging.log4j.core.LoggerContext)
-            org.apache.logging.log4j.LogManager.getContext(false);
-    org.apache.logging.log4j.core.Appender capture =
-        new org.apache.logging.log4j.core.appender.AbstractAppender(
-            "stuck-capture",
-            null,
-            null,
-            true,
-            org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    Appender capture =
+        new AbstractAppender("stuck-capture", null, null, true, Property.EMPTY_ARRAY) {
           @Override
-          public void append(org.apache.logging.log4j.core.LogEvent event) {
-            if (event.getLevel() == org.apache.logging.log4j.Level.WARN) {
+          public void append(LogEvent event) {
+            if (event.getLevel() == Level.WARN) {
               warnings.add(event.getMessage().getFormattedMessage());
             }
           }
         };
     capture.start();
-    org.apache.logging.log4j.core.Logger taskLogger =
-        context.getLogger(ChangelakeSinkTask.class.getName());
+    Logger taskLogger = context.getLogger(ChangelakeSinkTask.class.getName());
     taskLogger.addAppender(capture);
     ChangelakeSinkTask task = start();
     try {
@@ -441,7 +444,7 @@ class CommitRoundTest {
 
   private static Map<TopicPartition, OffsetAndMetadata> committed(
       Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
-    Map<TopicPartition, OffsetAndMetadata> out = new java.util.HashMap<>();
+    Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
     for (TopicPartition tp : asked.keySet()) {
       out.put(tp, new OffsetAndMetadata(tp.partition() == 0 ? p0 : p1));
     }
