@@ -13,6 +13,7 @@ import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.metrics.SinkMetrics;
 import io.changelake.sink.route.TableRouter;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -55,6 +56,10 @@ public final class ChangelakeSinkTask extends SinkTask {
   // how soon put comes back, without records, to report a round that is landing
   private static final long ROUND_POLL_MS = 200;
 
+  // delivered records uncommitted this long, with no commit meanwhile, are warned about (at least;
+  // five commit intervals where those are longer)
+  private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+
   private ChangelakeSinkConfig config;
   private Catalog catalog;
   private WriterPool pool;
@@ -82,6 +87,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   // rewound positions. Unless a rebalance took its records out first: Connect then stops waiting
   // to deliver it and delivers records polled anew, which must be written (identity tells them)
   private Set<SinkRecord> failedBatch;
+  // delivered records waiting while the committed positions stand still (see warnIfStuck)
+  private Duration stuckAfter;
+  private Map<TopicPartition, Long> stuckAt = Map.of();
+  private long stuckSinceNanos = -1;
+  private boolean stuckWarned;
 
   @Override
   public String version() {
@@ -103,6 +113,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets =
         new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
+    stuckAfter = max(STUCK_AFTER, config.commitInterval().multipliedBy(5));
     pipeline =
         new RecordPipeline(
             config,
@@ -211,6 +222,14 @@ public final class ChangelakeSinkTask extends SinkTask {
           new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
           record.originalKafkaOffset());
     }
+    if (!records.isEmpty() && LOG.isDebugEnabled()) {
+      LOG.debug(
+          "Sink task {} of {}: put of {} records, offsets {}",
+          taskId,
+          connector,
+          records.size(),
+          OffsetTracker.offsetRanges(records));
+    }
     boolean committed;
     try {
       committed = putRecords(records);
@@ -241,7 +260,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       pipeline.process(record);
     }
     if (offsets.commitDue(pool.bufferedBytes())) {
-      startRound();
+      startRound("due in put");
     }
     if (rounds.inFlight()) {
       // come back soon to report the round's positions once it landed, even if no record arrives
@@ -300,21 +319,38 @@ public final class ChangelakeSinkTask extends SinkTask {
    * processed positions, and lets the committer threads land them while this thread reads on. Those
    * positions count as committed only once every table landed ({@link #applyLanded}).
    */
-  private void startRound() {
+  private void startRound(String why) {
     applyLanded(rounds.awaitIfAny());
     // dead-letter sends count as processed once they are in the queue (see positionsToCommit)
     errors.awaitReported();
     Map<TopicPartition, Long> snapshot = offsets.processedSnapshot();
     Map<SourcePartition, Long> positions = OffsetTracker.asSourcePartitions(snapshot);
     List<TableState> dirty = tables.values().stream().filter(t -> t.dirty).toList();
+    // which tables a round takes and how far it reaches tell a partition that stopped delivering
+    // (positions stand still) from records processed without rows (positions move, no table);
+    // rounds with neither, one per interval while nothing arrives, are not worth a line
+    if (LOG.isDebugEnabled()) {
+      Map<TopicPartition, Long> before = offsets.committedSnapshot();
+      if (!dirty.isEmpty() || !snapshot.equals(before)) {
+        LOG.debug(
+            "Sink task {} of {}: commit round ({}) of tables with rows {} at positions {};"
+                + " committed before {}",
+            taskId,
+            connector,
+            why,
+            dirty.stream().map(t -> t.id.getFullName()).toList(),
+            snapshot,
+            before);
+      }
+    }
     offsets.roundStarted();
     rounds.start(snapshot, order.reached(), dirty, table -> pipeline.progress(table, positions));
   }
 
   /** A round and everything before it committed, before this returns: partitions move, or idle. */
-  private void commitAll() {
+  private void commitAll(String why) {
     applyLanded(rounds.awaitIfAny());
-    startRound();
+    startRound(why);
     applyLanded(rounds.awaitIfAny());
   }
 
@@ -322,6 +358,16 @@ public final class ChangelakeSinkTask extends SinkTask {
   private boolean applyLanded(Optional<CommitRound.Landed> landed) {
     if (landed.isEmpty()) {
       return false;
+    }
+    if (LOG.isDebugEnabled()
+        && (landed.get().tables() > 0
+            || !landed.get().positions().equals(offsets.committedSnapshot()))) {
+      LOG.debug(
+          "Sink task {} of {}: a round of {} tables landed, positions committed {}",
+          taskId,
+          connector,
+          landed.get().tables(),
+          landed.get().positions());
     }
     offsets.committed(landed.get().positions());
     order.committed(landed.get().reached());
@@ -367,7 +413,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         if (!rounds.inFlight() && offsets.intervalElapsed() && offsets.hasProcessedSinceCommit()) {
           // no record came to start the round in put: nothing is read meanwhile, so waiting for
           // it here costs no consumption and reports its positions at once
-          commitAll();
+          commitAll("due on offset flush");
           outages.succeeded();
         }
       } catch (RuntimeException e) {
@@ -383,7 +429,53 @@ public final class ChangelakeSinkTask extends SinkTask {
         LOG.debug("Commit on offset flush failed; rewound", failure);
       }
     }
+    warnIfStuck();
     return offsets.committedOffsets(currentOffsets.keySet());
+  }
+
+  /**
+   * Warns, once per stretch, when records delivered to the task stay out of the tables while the
+   * committed positions do not move for {@link #stuckAfter}: rows normally reach the tables within
+   * a commit interval, and a sink that stops committing must not do so silently. Connect asks for
+   * offsets regularly, also while no record arrives, so this runs then too.
+   */
+  private void warnIfStuck() {
+    Map<TopicPartition, String> waiting = offsets.deliveredNotCommitted();
+    Map<TopicPartition, Long> committedNow = offsets.committedSnapshot();
+    long now = System.nanoTime();
+    if (waiting.isEmpty() || stuckSinceNanos < 0 || !committedNow.equals(stuckAt)) {
+      stuckAt = committedNow;
+      stuckSinceNanos = waiting.isEmpty() ? -1 : now;
+      stuckWarned = false;
+      return;
+    }
+    if (stuckWarned || now - stuckSinceNanos < stuckAfter.toNanos()) {
+      return;
+    }
+    stuckWarned = true;
+    LOG.warn(
+        "Sink task {} of {}: records delivered to it (partition=committed..delivered next offsets"
+            + " {}) have not reached the tables for {} s, and nothing was committed meanwhile."
+            + " Processed up to {}; tables with uncommitted rows {}; a commit round is {}in flight."
+            + " Rows normally reach the tables within commit.interval.ms ({} ms); with the logger"
+            + " io.changelake.sink.task at DEBUG the task logs its puts and commit rounds",
+        taskId,
+        connector,
+        waiting,
+        Duration.ofNanos(now - stuckSinceNanos).toSeconds(),
+        offsets.processedSnapshot(),
+        tables.values().stream().filter(t -> t.dirty).map(t -> t.id.getFullName()).toList(),
+        rounds.inFlight() ? "" : "not ",
+        config.commitInterval().toMillis());
+  }
+
+  /** Warns about delivered records uncommitted this long instead, for tests. */
+  void stuckAfter(Duration after) {
+    stuckAfter = after;
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /**
@@ -437,7 +529,7 @@ public final class ChangelakeSinkTask extends SinkTask {
             || offsets.hasProcessedSinceCommit()
             || tables.values().stream().anyMatch(t -> t.dirty))) {
       try {
-        commitAll();
+        commitAll("partitions " + partitions + " closing");
       } catch (RuntimeException e) {
         // these partitions' next owner reads them from the committed offsets: only the
         // partitions this task keeps are read again here

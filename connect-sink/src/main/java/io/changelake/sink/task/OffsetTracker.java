@@ -4,9 +4,11 @@ import io.changelake.lsm.commit.SourcePartition;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
 
 /**
  * Kafka positions of one task: how far records were processed (written to a writer, skipped or sent
@@ -21,6 +23,8 @@ final class OffsetTracker {
   // the first offset delivered per partition since it was assigned: where a rewind goes back to
   // while nothing of the partition is committed yet
   private final Map<TopicPartition, Long> firstDelivered = new HashMap<>();
+  // the next offset after the last one delivered per partition: what put was given
+  private final Map<TopicPartition, Long> delivered = new HashMap<>();
   private long lastCommitNanos;
 
   OffsetTracker(Duration interval, long bufferBytes) {
@@ -51,6 +55,23 @@ final class OffsetTracker {
   /** Connect delivered the record at {@code offset} (whether or not it gets processed). */
   void delivered(TopicPartition partition, long offset) {
     firstDelivered.putIfAbsent(partition, offset);
+    delivered.merge(partition, offset + 1, Math::max);
+  }
+
+  /**
+   * The partitions whose records were delivered to the task beyond what is committed to the tables,
+   * as {@code committed..delivered} (the next offsets): rows on their way, or stuck.
+   */
+  Map<TopicPartition, String> deliveredNotCommitted() {
+    Map<TopicPartition, String> out = new LinkedHashMap<>();
+    delivered.forEach(
+        (tp, next) -> {
+          long from = committed.getOrDefault(tp, firstDelivered.getOrDefault(tp, next));
+          if (next > from) {
+            out.put(tp, from + ".." + next);
+          }
+        });
+    return out;
   }
 
   /**
@@ -63,6 +84,8 @@ final class OffsetTracker {
     to.putAll(committed);
     processed.clear();
     processed.putAll(committed);
+    // delivered anew from there
+    delivered.clear();
     return to;
   }
 
@@ -74,6 +97,29 @@ final class OffsetTracker {
   /** The processed positions, as stored with table commits. */
   Map<TopicPartition, Long> processedSnapshot() {
     return Map.copyOf(processed);
+  }
+
+  /** The positions committed to every table, as reported to Connect. */
+  Map<TopicPartition, Long> committedSnapshot() {
+    return Map.copyOf(committed);
+  }
+
+  /**
+   * The first and last offset of each partition in a batch ({@code topic-partition=first..last}),
+   * for logs: a batch of thousands reads as a line per partition.
+   */
+  static Map<TopicPartition, String> offsetRanges(Collection<SinkRecord> records) {
+    Map<TopicPartition, long[]> ranges = new LinkedHashMap<>();
+    for (SinkRecord record : records) {
+      long offset = record.originalKafkaOffset();
+      ranges.merge(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          new long[] {offset, offset},
+          (a, b) -> new long[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
+    }
+    Map<TopicPartition, String> out = new LinkedHashMap<>();
+    ranges.forEach((tp, range) -> out.put(tp, range[0] + ".." + range[1]));
+    return out;
   }
 
   static Map<SourcePartition, Long> asSourcePartitions(Map<TopicPartition, Long> positions) {
@@ -132,6 +178,7 @@ final class OffsetTracker {
           processed.remove(tp);
           committed.remove(tp);
           firstDelivered.remove(tp);
+          delivered.remove(tp);
         });
   }
 }

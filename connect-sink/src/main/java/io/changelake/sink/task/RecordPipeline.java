@@ -163,6 +163,13 @@ final class RecordPipeline {
     SourcePartition partition = sourcePartition(change.origin());
     SourcePosition own = change.source().position();
     if (table.contains(partition, change.origin().offset())) {
+      if (LOG.isDebugEnabled() && table.firstSkip(partition)) {
+        LOG.debug(
+            "Skipping {}, and the records of its partition after it that table {} also holds"
+                + " already (its committed offsets say so)",
+            change.origin().describe(),
+            id);
+      }
       order.checkContained(change.origin(), own, table);
       order.observe(change.origin().consumed(), own);
       order.observeStream(change.origin().consumed(), change.source().stream());

@@ -73,6 +73,9 @@ final class TableState {
   /** Rows were written since the last commit. */
   boolean dirty;
 
+  // partitions a record of which was skipped as contained since the committed offsets were read
+  private final Set<SourcePartition> skipped = new HashSet<>();
+
   TableState(
       Identifier id,
       TableSettings settings,
@@ -158,6 +161,15 @@ final class TableState {
     return next != null && offset < next;
   }
 
+  /**
+   * True the first time a record of {@code partition} is skipped as contained since the table's
+   * committed offsets were read: such skips are logged once, not per record of a replay.
+   */
+  boolean firstSkip(SourcePartition partition) {
+    readCommitted();
+    return skipped.add(partition);
+  }
+
   /** True when the table's commits recorded an offset of {@code partition}. */
   boolean recorded(SourcePartition partition) {
     readCommitted();
@@ -188,6 +200,7 @@ final class TableState {
         CommittedOffsets.readPartitions(writer().table(), users::isTask);
     contained = new HashMap<>();
     marks = new HashMap<>();
+    skipped.clear();
     committed.forEach(
         (partition, entry) -> {
           contained.put(partition, entry.nextOffset());

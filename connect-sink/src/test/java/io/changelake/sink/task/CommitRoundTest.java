@@ -17,14 +17,24 @@ import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.Appender;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Commit rounds off the task thread, on real Paimon tables: the task reads on while a round lands,
@@ -306,6 +317,153 @@ class CommitRoundTest {
     task.stop();
     assertThat(rows("t1")).containsExactly(values(1, 11L));
     assertThat(rows("t2")).containsExactly(values(1, 11L));
+  }
+
+  /**
+   * The shape of WorkerVersionsTest's stall on a 3.9 worker: 40 creates on two partitions (18 and
+   * 22), the first delivery ending inside partition 0 at offset 12, its round sealed, the rest of
+   * partition 0 arriving while that round lands (or after), then only the empty puts Connect makes
+   * while nothing arrives. Those puts alone must commit the rest: no close, no further record.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void theRestOfAPartitionDeliveredAfterTheFirstRoundIsCommittedByEmptyPuts(boolean whileLanding)
+      throws Exception {
+    TopicPartition p1 = new TopicPartition(PARTITION.topic(), 1);
+    Map<TopicPartition, OffsetAndMetadata> asked =
+        Map.of(PARTITION, new OffsetAndMetadata(0), p1, new OffsetAndMetadata(0));
+    Map<String, String> props = tables.docProps(InputShape.ENVELOPE);
+    props.put("table.buckets", "2");
+    ChangelakeSinkTask task = start(props, List.of(PARTITION, p1));
+    try {
+      List<SinkRecord> first = new ArrayList<>(docs(1, 0, 22, 0));
+      first.addAll(docs(0, 0, 12, 22));
+      CountDownLatch committer = whileLanding ? task.holdCommitter() : new CountDownLatch(0);
+      try {
+        task.dueForCommit();
+        // the table is created and its first round sealed at partition 0 = 12, partition 1 = 22
+        task.put(first);
+        if (!whileLanding) {
+          assertReportsLanded(task, asked, 12, 22);
+        }
+        task.put(docs(0, 12, 18, 34));
+      } finally {
+        committer.countDown();
+      }
+      assertReportsLanded(task, asked, 12, 22);
+      // nothing arrives any more: Connect's empty puts, one per interval
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () -> {
+                task.dueForCommit();
+                task.put(List.of());
+                return task.preCommit(asked).equals(committed(asked, 18, 22));
+              });
+      assertThat(rows("docs")).hasSize(40);
+    } finally {
+      task.stop();
+    }
+  }
+
+  @Test
+  void recordsThatStayOutOfTheTablesWhileNothingCommitsAreWarnedAboutOnceNamingWhereTheyWait()
+      throws Exception {
+    List<String> warnings = new CopyOnWriteArrayList<>();
+    LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    Appender capture =
+        new AbstractAppender("stuck-capture", null, null, true, Property.EMPTY_ARRAY) {
+          @Override
+          public void append(LogEvent event) {
+            if (event.getLevel() == Level.WARN) {
+              warnings.add(event.getMessage().getFormattedMessage());
+            }
+          }
+        };
+    capture.start();
+    Logger taskLogger = context.getLogger(ChangelakeSinkTask.class.getName());
+    taskLogger.addAppender(capture);
+    ChangelakeSinkTask task = start();
+    try {
+      task.stuckAfter(Duration.ofMillis(300));
+      CountDownLatch committer = task.holdCommitter();
+      try {
+        task.put(records(0, 10));
+        task.dueForCommit();
+        // sealed up to offset 12, its landing held: delivered, nothing committed
+        task.put(records(10, 12));
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(50))
+            .until(
+                () -> {
+                  task.preCommit(ASKED);
+                  return !warnings.isEmpty();
+                });
+        // once per stretch, however often Connect asks
+        for (int i = 0; i < 10; i++) {
+          task.preCommit(ASKED);
+          Thread.sleep(50);
+        }
+      } finally {
+        committer.countDown();
+      }
+      assertThat(warnings).hasSize(1);
+      assertThat(warnings.get(0))
+          .contains("payments-0=0..12")
+          .contains("have not reached the tables")
+          .contains("tables with uncommitted rows []")
+          .contains("a commit round is in flight");
+
+      // rounds that land keep it quiet, as does a task with nothing waiting
+      assertReportsOnceLanded(task, 12);
+      for (int i = 0; i < 10; i++) {
+        task.preCommit(ASKED);
+        Thread.sleep(50);
+      }
+      assertThat(warnings).hasSize(1);
+    } finally {
+      taskLogger.removeAppender(capture);
+      task.stop();
+    }
+  }
+
+  private static void assertReportsLanded(
+      ChangelakeSinkTask task, Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
+    await()
+        .atMost(Duration.ofSeconds(120))
+        .pollInterval(Duration.ofMillis(100))
+        .until(
+            () -> {
+              task.put(List.of());
+              return !task.preCommit(asked).isEmpty();
+            });
+    assertThat(task.preCommit(asked)).isEqualTo(committed(asked, p0, p1));
+  }
+
+  private static Map<TopicPartition, OffsetAndMetadata> committed(
+      Map<TopicPartition, OffsetAndMetadata> asked, long p0, long p1) {
+    Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>();
+    for (TopicPartition tp : asked.keySet()) {
+      out.put(tp, new OffsetAndMetadata(tp.partition() == 0 ? p0 : p1));
+    }
+    return out;
+  }
+
+  /** Creates of docs ids {@code firstId}.. at offsets {@code from..to-1} of {@code partition}. */
+  private static List<SinkRecord> docs(int partition, int from, int to, int firstId) {
+    List<SinkRecord> records = new ArrayList<>();
+    for (int offset = from; offset < to; offset++) {
+      int id = firstId + offset - from + 1;
+      records.add(
+          ChangelakeSinkTaskTest.DOCS
+              .create(ChangelakeSinkTaskTest.DOCS.row(id, "doc " + id))
+              .atLsn(1000L + 100_000L * partition + offset)
+              .atSourceTsMs(ChangelakeSinkTaskTest.SOURCE_TS_MS + offset)
+              .toSinkRecord(InputShape.ENVELOPE, partition, offset));
+    }
+    return records;
   }
 
   /**

@@ -266,6 +266,22 @@ public final class ConnectWorkerProcess implements AutoCloseable {
     return List.copyOf(logs);
   }
 
+  /**
+   * The first {@code max} lines of the newest log that contain one of {@code markers}, for a
+   * failure message that tells what a task did from its start, which a log's tail no longer shows.
+   */
+  public String linesOfLog(int max, String... markers) {
+    if (logs.isEmpty()) {
+      return "";
+    }
+    List<String> kept =
+        readLines(logs.get(logs.size() - 1)).stream()
+            .filter(line -> java.util.Arrays.stream(markers).anyMatch(line::contains))
+            .limit(max)
+            .toList();
+    return String.join("\n", kept);
+  }
+
   /** The last lines of the newest log. */
   public String tailOfLog() {
     return logs.isEmpty() ? "" : tail(logs.get(logs.size() - 1));

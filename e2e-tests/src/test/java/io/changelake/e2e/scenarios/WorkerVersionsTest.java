@@ -77,7 +77,10 @@ class WorkerVersionsTest {
               + "log4j.appender.stdout=org.apache.log4j.ConsoleAppender\n"
               + "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout\n"
               + "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n\n"
-              + "log4j.logger.org.reflections=ERROR\n");
+              + "log4j.logger.org.reflections=ERROR\n"
+              // what the sink task was given (partitions, offsets, puts) and did with it (rounds)
+              + "log4j.logger.org.apache.kafka.connect.runtime.WorkerSinkTask=DEBUG\n"
+              + "log4j.logger.io.changelake.sink.task=DEBUG\n");
     }
     List<String> jvmArgs = new ArrayList<>(List.of("-Dlog4j.configuration=" + logConfig.toUri()));
     runSinkAndSource("w39", lib.resolve("*").toString(), jvmArgs, "3.9.2");
@@ -86,7 +89,20 @@ class WorkerVersionsTest {
   @Test
   void onAConnect43WorkerSinkAndSourceRunAndPublishTheirMetricsThroughPluginMetrics()
       throws Exception {
-    runSinkAndSource("w43", System.getProperty("java.class.path"), new ArrayList<>(), "4.3.0");
+    // log4j2-test.xml's levels, with the sink task's puts and rounds as on the 3.9 worker
+    Path logConfig = dir.resolve("log4j2-43.xml");
+    Files.writeString(
+        logConfig,
+        "<Configuration status=\"WARN\"><Appenders><Console name=\"out\" target=\"SYSTEM_OUT\">"
+            + "<PatternLayout pattern=\"%d{HH:mm:ss.SSS} %-5level [%t] %c{1} - %msg%n\"/>"
+            + "</Console></Appenders><Loggers>"
+            + "<Logger name=\"io.changelake\" level=\"INFO\"/>"
+            + "<Logger name=\"io.changelake.sink.task\" level=\"DEBUG\"/>"
+            + "<Logger name=\"org.apache.kafka.connect.runtime.WorkerSinkTask\" level=\"DEBUG\"/>"
+            + "<Root level=\"WARN\"><AppenderRef ref=\"out\"/></Root></Loggers></Configuration>");
+    List<String> jvmArgs =
+        new ArrayList<>(List.of("-Dlog4j2.configurationFile=" + logConfig.toUri()));
+    runSinkAndSource("w43", System.getProperty("java.class.path"), jvmArgs, "4.3.0");
   }
 
   private static void runSinkAndSource(
@@ -121,7 +137,16 @@ class WorkerVersionsTest {
               "lake ids "
                   + lakeIds(warehouse, name)
                   + "; "
-                  + taskCounters(jmxPort, name + "-sink"));
+                  + taskCounters(jmxPort, name + "-sink")
+                  + "; the sink task's partitions, puts and rounds:\n"
+                  + worker.linesOfLog(
+                      80,
+                      "Sink task 0 of " + name + "-sink:",
+                      "WorkerSinkTask{id=" + name + "-sink-0} Partitions",
+                      "WorkerSinkTask{id=" + name + "-sink-0} Assigned",
+                      "WorkerSinkTask{id=" + name + "-sink-0} Rewind",
+                      "WorkerSinkTask{id=" + name + "-sink-0} RetriableException",
+                      "WorkerSinkTask{id=" + name + "-sink-0} Ignoring"));
       assertThat(lakeIds(warehouse, name)).hasSize(ROWS).contains(1L, (long) ROWS);
 
       Map<String, String> source =
