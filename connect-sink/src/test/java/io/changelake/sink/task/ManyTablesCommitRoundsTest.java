@@ -3,8 +3,6 @@ package io.changelake.sink.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.changelake.lsm.testing.LakeRows;
-import io.changelake.lsm.testing.TestTables;
 import io.changelake.lsm.write.SealGenerations;
 import io.changelake.testkit.DebeziumTable;
 import io.changelake.testkit.InputShape;
@@ -20,8 +18,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,17 +39,16 @@ class ManyTablesCommitRoundsTest {
   private final List<DebeziumTable> sources = new ArrayList<>();
   private final List<TopicPartition> partitions = new ArrayList<>();
 
+  /**
+   * ChangelakeSinkTaskTest's task properties, with the benchmark's tables: deduplicate, 4 buckets.
+   */
   private Map<String, String> props() {
-    Map<String, String> props = new HashMap<>();
-    props.put("name", "lat-sink");
-    props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
-    props.put("writer.spill.dir", tmp.resolve("spill").toString());
-    props.put("route.database", "lake");
-    props.put("route.table.format", "${source.table}");
+    ChangelakeSinkTaskTest base = new ChangelakeSinkTaskTest();
+    base.tmp = tmp;
+    Map<String, String> props = base.props();
     props.put("table.merge-engine", "deduplicate");
-    // the test says when a round is due
-    props.put("commit.interval.ms", "3600000");
-    props.put("compaction.interval.ms", "0");
+    props.remove("table.option.fields.amount.aggregate-function");
+    props.remove("table.buckets");
     return props;
   }
 
@@ -131,32 +126,29 @@ class ManyTablesCommitRoundsTest {
 
   /** Per table, the rows put but not in it, each with its round and place among the table's. */
   private Map<String, List<String>> missingRows(List<Map<Long, Integer>> written) throws Exception {
+    ChangelakeSinkTaskTest reader = new ChangelakeSinkTaskTest();
+    reader.tmp = tmp;
     Map<String, List<String>> missing = new TreeMap<>();
-    try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
-      for (int t = 0; t < TABLES; t++) {
-        Identifier id = Identifier.create("lake", sources.get(t).table());
-        List<Object> found = new ArrayList<>();
-        for (List<Object> row : LakeRows.read(catalog.getTable(id))) {
-          found.add(row.get(0));
+    for (int t = 0; t < TABLES; t++) {
+      String name = sources.get(t).table();
+      List<Object> found = reader.rows(name).stream().map(row -> row.get(0)).toList();
+      List<Long> ids = new ArrayList<>(written.get(t).keySet());
+      List<String> lost = new ArrayList<>();
+      for (int i = 0; i < ids.size(); i++) {
+        if (!found.contains(ids.get(i))) {
+          lost.add(
+              ids.get(i)
+                  + " (round "
+                  + written.get(t).get(ids.get(i))
+                  + ", row "
+                  + (i + 1)
+                  + " of "
+                  + ids.size()
+                  + ")");
         }
-        List<Long> ids = new ArrayList<>(written.get(t).keySet());
-        List<String> lost = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i++) {
-          if (!found.contains(ids.get(i))) {
-            lost.add(
-                ids.get(i)
-                    + " (round "
-                    + written.get(t).get(ids.get(i))
-                    + ", row "
-                    + (i + 1)
-                    + " of "
-                    + ids.size()
-                    + ")");
-          }
-        }
-        if (!lost.isEmpty()) {
-          missing.put(id.getObjectName(), lost);
-        }
+      }
+      if (!lost.isEmpty()) {
+        missing.put(name, lost);
       }
     }
     return missing;
