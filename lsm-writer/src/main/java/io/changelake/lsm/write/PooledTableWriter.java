@@ -74,9 +74,14 @@ final class PooledTableWriter implements TableWriter {
   private static volatile boolean generations =
       Boolean.getBoolean("changelake.writer.flush-off-thread");
 
-  /** Turns the two-generation seal on or off for writers opened from now on (tests). */
-  static void useGenerations(boolean on) {
+  /**
+   * Turns the two-generation seal on or off for writers opened from now on (tests); returns whether
+   * it was on.
+   */
+  static boolean useGenerations(boolean on) {
+    boolean was = generations;
     generations = on;
+    return was;
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(PooledTableWriter.class);

@@ -12,7 +12,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.table.FileStoreTable;
 
-/** Reads a lake table snapshot by snapshot, with each snapshot's commit time. */
+/** Reads what each snapshot of a lake table added, with each snapshot's commit time. */
 final class LakeSnapshots implements AutoCloseable {
 
   /** The rows of one committed snapshot and when it was committed. */
@@ -66,12 +66,28 @@ final class LakeSnapshots implements AutoCloseable {
     }
   }
 
-  SnapshotRows read(long snapshotId) {
+  /**
+   * The rows of the data files snapshot {@code snapshotId} added, with its commit time: every row
+   * of the table's earliest snapshot, the delta of any later one (none for a compaction). Reading
+   * only what a snapshot added keeps a watcher of many often committed tables in step with them;
+   * reading each snapshot whole fell behind at 100 tables and missed rows that were committed
+   * (issue 14).
+   */
+  SnapshotRows added(long snapshotId) {
     try {
       FileStoreTable t = (FileStoreTable) catalog.getTable(table);
       long time = t.snapshotManager().snapshot(snapshotId).timeMillis();
-      FileStoreTable at = t.copy(Map.of("scan.snapshot-id", String.valueOf(snapshotId)));
-      return new SnapshotRows(snapshotId, time, LakeTableReader.readTable(at));
+      Long earliest = t.snapshotManager().earliestSnapshotId();
+      Map<String, String> scan =
+          earliest == null || snapshotId <= earliest
+              ? Map.of("scan.snapshot-id", String.valueOf(snapshotId))
+              // Paimon's default for tables with a changelog producer reads the changelog instead
+              : Map.of(
+                  "incremental-between",
+                  (snapshotId - 1) + "," + snapshotId,
+                  "incremental-between-scan-mode",
+                  "delta");
+      return new SnapshotRows(snapshotId, time, LakeTableReader.readTable(t.copy(scan)));
     } catch (Exception e) {
       throw new IllegalStateException("cannot read snapshot " + snapshotId + " of " + table, e);
     }
