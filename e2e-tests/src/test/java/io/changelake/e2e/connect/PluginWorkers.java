@@ -57,6 +57,11 @@ public final class PluginWorkers {
     props.put("consumer.metadata.max.age.ms", "3000");
     // tasks of a worker that left move on within seconds, not after the default 5 minutes
     props.put("scheduled.rebalance.max.delay.ms", "2000");
+    // on an exactly-once worker every source task start first reads the config topic to its end
+    // for zombie fencing, within this; Connect's 3 s fails tasks restarted right after a broker
+    // outage on a loaded machine ("Failed to read to end of config topic before performing zombie
+    // fencing"); connect-source's README recommends the same
+    props.put("worker.sync.timeout.ms", "30000");
     return props;
   }
 

@@ -41,7 +41,11 @@ import org.junit.jupiter.api.io.TempDir;
  * rebalanced. That is the harder path — stops that time out while a consumer or producer call
  * blocks, task instances started while the previous one still winds down, transactional producers
  * fencing their predecessors — so the tasks go UNASSIGNED on purpose here. (With Connect's default
- * of 5 minutes a worker keeps its tasks running through a 30 s outage.)
+ * of 5 minutes a worker keeps its tasks running through a 30 s outage.) It also keeps the test
+ * platform's {@code worker.sync.timeout.ms=30000}: on this exactly-once worker each source task
+ * start (Debezium's too) first reads the config topic to its end for zombie fencing within that
+ * time, and with Connect's 3 s a CI run saw Debezium's task fail for good at its restart after the
+ * outage ("Failed to read to end of config topic before performing zombie fencing").
  *
  * <p>Afterwards the table equals the database row by row, the changelog read with {@code
  * read_committed} replays into the same rows with every change exactly once, no task was ever
