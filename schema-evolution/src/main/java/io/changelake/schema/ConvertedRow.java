@@ -6,6 +6,10 @@ import org.apache.paimon.data.GenericRow;
 /**
  * One converted record.
  *
+ * <p>Both bit sets are shared ({@code absent} by every row of one converter, an empty {@code
+ * unavailable} by all rows): read them, and clone one before changing it (allocating them per row
+ * showed in profiles).
+ *
  * @param row the row in the target table's column order; columns without a value hold null
  * @param absent target columns the record has no field for (same for every record of one compiled
  *     converter)

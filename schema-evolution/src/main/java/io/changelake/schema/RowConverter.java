@@ -38,10 +38,15 @@ public final class RowConverter {
   private final boolean[] nullable;
   // fields without a default are read by position (Struct.get(Field) substitutes defaults)
   private final boolean[] byPosition;
+  // fields whose values can be Debezium's placeholder: strings, bytes, arrays
+  private final boolean[] mayBeUnavailable;
   private final BitSet present;
   private final BitSet absent;
   private final String placeholder;
   private final byte[] placeholderBytes;
+
+  // what rows without unavailable values report: shared, as ConvertedRow documents
+  private static final BitSet NONE = new BitSet();
 
   private RowConverter(
       Schema schema, RowType target, FieldMapping mapping, ConversionOptions options) {
@@ -60,7 +65,9 @@ public final class RowConverter {
     converters = new ValueConverter[n];
     nullable = new boolean[n];
     byPosition = new boolean[n];
+    mayBeUnavailable = new boolean[n];
     present = new BitSet(n);
+    placeholder = options.unavailableValuePlaceholder();
     for (int i = 0; i < n; i++) {
       DataField column = columns.get(i);
       nullable[i] = column.type().isNullable();
@@ -70,13 +77,20 @@ public final class RowConverter {
         fieldNames[i] = field.name();
         fields[i] = field;
         byPosition[i] = field.schema().defaultValue() == null;
+        // Struct.put validated each value against its field's schema: a value of another type
+        // cannot be the placeholder
+        mayBeUnavailable[i] =
+            placeholder != null
+                && switch (field.schema().type()) {
+                  case STRING, BYTES, ARRAY -> true;
+                  default -> false;
+                };
         converters[i] = ValueConverters.compile(field.schema(), column.type(), field.name());
         present.set(i);
       }
     }
     absent = (BitSet) present.clone();
     absent.flip(0, n);
-    placeholder = options.unavailableValuePlaceholder();
     placeholderBytes = placeholder == null ? null : placeholder.getBytes(StandardCharsets.UTF_8);
   }
 
@@ -111,7 +125,7 @@ public final class RowConverter {
    */
   public ConvertedRow convert(Struct value, RowKind kind) {
     GenericRow row = new GenericRow(kind, fieldNames.length);
-    BitSet unavailable = new BitSet();
+    BitSet unavailable = null;
     for (int i = present.nextSetBit(0); i >= 0; i = present.nextSetBit(i + 1)) {
       // by position where no default can be substituted: a lookup by name per value showed in
       // profiles (a struct of an equal schema has its fields at the same positions)
@@ -121,13 +135,16 @@ public final class RowConverter {
           throw new ValueConversionException(
               fieldNames[i], fields[i].schema(), target.getTypeAt(i), "null for a NOT NULL column");
         }
-      } else if (isUnavailable(v)) {
+      } else if (mayBeUnavailable[i] && isUnavailable(v)) {
+        if (unavailable == null) {
+          unavailable = new BitSet();
+        }
         unavailable.set(i);
       } else {
         row.setField(i, convertField(i, v));
       }
     }
-    return new ConvertedRow(row, (BitSet) absent.clone(), unavailable);
+    return new ConvertedRow(row, absent, unavailable == null ? NONE : unavailable);
   }
 
   /** Target columns that some record field is written to. */

@@ -373,6 +373,27 @@ class ValueConversionTest {
     assertThat(convertOne(optional, null, TypeMapping.toPaimon(optional))).isNull();
   }
 
+  static Stream<Arguments> texts() {
+    return Stream.of(
+        Arguments.of("ASCII", "Customer 42 Example-Name"),
+        Arguments.of("empty", ""),
+        Arguments.of("Latin-1", "Müller, Straße 5, café"),
+        Arguments.of("CJK", "東京都千代田区"),
+        Arguments.of("supplementary (emoji)", "ok \uD83D\uDE00 done"),
+        Arguments.of("unpaired high surrogate inside", "a\uD83Db"),
+        Arguments.of("unpaired high surrogate at the end", "ab\uD83D"),
+        Arguments.of("unpaired low surrogate", "a\uDE00b"),
+        Arguments.of("NUL and controls", "a\u0000b\tc\n"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("texts")
+  void aStringColumnHoldsTheBytesPaimonItselfWouldEncode(String description, String text) {
+    Object converted = convertOne(Schema.STRING_SCHEMA, text, DataTypes.STRING());
+    // BinaryString equality compares the UTF-8 bytes
+    assertThat(converted).isEqualTo(str(text));
+  }
+
   static Object convertOne(Schema fieldSchema, Object value, DataType column) {
     Schema struct = SchemaBuilder.struct().field("f", fieldSchema).build();
     Struct record = new Struct(struct);

@@ -27,19 +27,18 @@ public final class AutoDetectingDecoder implements EnvelopeDecoder {
    * the row for good.
    */
   @Override
-  public ChangeEvent decode(SinkRecord record) {
-    TopicPartition partition =
-        new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+  public ChangeEvent decode(SinkRecord record, Origin origin) {
+    TopicPartition partition = origin.consumed();
     Struct deletedKey = envelopeDeleteKeys.remove(partition);
     if (record.value() == null) {
       if (deletedKey != null && deletedKey.equals(record.key())) {
-        return envelopes.decode(record);
+        return envelopes.decode(record, origin);
       }
-      return flattened.decode(record);
+      return flattened.decode(record, origin);
     }
     if (record.value() instanceof Struct value
         && DebeziumEnvelopeDecoder.isEnvelope(value.schema())) {
-      ChangeEvent event = envelopes.decode(record);
+      ChangeEvent event = envelopes.decode(record, origin);
       if (event instanceof ChangeEvent.RowChange change
           && change.isDelete()
           && record.key() instanceof Struct key) {
@@ -47,6 +46,6 @@ public final class AutoDetectingDecoder implements EnvelopeDecoder {
       }
       return event;
     }
-    return flattened.decode(record);
+    return flattened.decode(record, origin);
   }
 }

@@ -3,6 +3,7 @@ package io.changelake.sink.decode;
 import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.schema.debezium.EnvelopeFields;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -24,8 +25,7 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
   }
 
   @Override
-  public ChangeEvent decode(SinkRecord record) {
-    Origin origin = EnvelopeDecoder.originOf(record);
+  public ChangeEvent decode(SinkRecord record, Origin origin) {
     if (record.value() == null) {
       return new ChangeEvent.Tombstone(origin);
     }
@@ -47,23 +47,19 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
     }
     Struct sourceBlock =
         SourceBlocks.get(value, EnvelopeFields.SOURCE) instanceof Struct s ? s : null;
+    Function<String, Object> field =
+        sourceBlock == null ? null : name -> SourceBlocks.get(sourceBlock, name);
     SourceInfo source =
-        sourceBlock == null
+        field == null
             ? SourceInfo.none(origin.timestamp())
-            : SourceBlocks.read(name -> SourceBlocks.get(sourceBlock, name), origin.timestamp())
-                .withStream(
-                    SourceBlocks.stream(
-                        name -> SourceBlocks.get(sourceBlock, name), operation == DebeziumOp.READ))
-                .withSourceTimestamp(
-                    SourceBlocks.sourceTimestamp(name -> SourceBlocks.get(sourceBlock, name)));
+            : SourceBlocks.read(field, field, origin.timestamp(), operation == DebeziumOp.READ);
     if (operation == DebeziumOp.TRUNCATE) {
       return new ChangeEvent.Truncate(
           origin,
           source,
-          sourceBlock == null
+          field == null
               ? List.of(source.position())
-              : SourceBlocks.positions(
-                  name -> SourceBlocks.get(sourceBlock, name), origin.timestamp()));
+              : SourceBlocks.positions(field, origin.timestamp()));
     }
     Struct before = SourceBlocks.get(value, EnvelopeFields.BEFORE) instanceof Struct b ? b : null;
     Struct after = SourceBlocks.get(value, EnvelopeFields.AFTER) instanceof Struct a ? a : null;

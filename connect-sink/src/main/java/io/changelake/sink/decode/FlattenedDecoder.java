@@ -41,8 +41,7 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
   }
 
   @Override
-  public ChangeEvent decode(SinkRecord record) {
-    Origin origin = EnvelopeDecoder.originOf(record);
+  public ChangeEvent decode(SinkRecord record, Origin origin) {
     if (record.value() == null) {
       // ExtractNewRecordState's default turns deletes into tombstones: with a key, it is a delete
       if (record.key() instanceof Struct key) {
@@ -62,7 +61,7 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
               + " with schemas.enable=true, Avro)");
     }
     if (EnvelopeFields.isEnvelopeName(value.schema().name())) {
-      return envelopes.decode(record);
+      return envelopes.decode(record, origin);
     }
     Function<String, Object> metadata =
         name -> {
@@ -80,9 +79,8 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
                     value, EnvelopeFields.FLATTENED_SOURCE_PREFIX + EnvelopeFields.Source.TS_MS)
                 : metadata.apply(name);
     SourceInfo source =
-        SourceBlocks.read(metadata, origin.timestamp())
-            .withStream(SourceBlocks.stream(sourceOnly, DebeziumOp.READ.code().equals(opValue)))
-            .withSourceTimestamp(SourceBlocks.sourceTimestamp(sourceOnly));
+        SourceBlocks.read(
+            metadata, sourceOnly, origin.timestamp(), DebeziumOp.READ.code().equals(opValue));
     if (DebeziumOp.TRUNCATE.code().equals(opValue)) {
       return new ChangeEvent.Truncate(
           origin, source, SourceBlocks.positions(metadata, origin.timestamp()));

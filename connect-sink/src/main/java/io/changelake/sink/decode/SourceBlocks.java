@@ -18,15 +18,46 @@ import org.apache.kafka.connect.data.Struct;
 final class SourceBlocks {
   private SourceBlocks() {}
 
-  static SourceInfo read(Function<String, Object> field, long recordTimestamp) {
-    Optional<String> db = text(field.apply(Source.DB));
-    Optional<String> schema = text(field.apply(Source.SCHEMA));
-    Optional<String> table = text(field.apply(Source.TABLE));
-    return new SourceInfo(db, schema, table, position(field, recordTimestamp));
+  /**
+   * Everything the record says about its source, read once per record.
+   *
+   * @param field reads a Debezium source field of the record
+   * @param sourceOnly reads it from the source block only (see {@link #stream})
+   * @param snapshotRead the record is a snapshot read
+   */
+  static SourceInfo read(
+      Function<String, Object> field,
+      Function<String, Object> sourceOnly,
+      long recordTimestamp,
+      boolean snapshotRead) {
+    return new SourceInfo(
+        text(field.apply(Source.DB)),
+        text(field.apply(Source.SCHEMA)),
+        text(field.apply(Source.TABLE)),
+        position(field, recordTimestamp),
+        stream(sourceOnly, snapshotRead),
+        sourceTimestamp(sourceOnly));
   }
 
+  /** The first of {@link #positions}, without building the others. */
   private static SourcePosition position(Function<String, Object> field, long recordTimestamp) {
-    return positions(field, recordTimestamp).get(0);
+    SourcePosition binlog =
+        field.apply(Source.FILE) instanceof String file
+                && !file.isEmpty()
+                && field.apply(Source.POS) instanceof Number pos
+            // a binlog file name without a number fails the record, also next to an LSN
+            ? SourcePosition.binlog(file, pos.longValue())
+            : null;
+    if (field.apply(Source.LSN) instanceof Number lsn) {
+      return new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue());
+    }
+    if (binlog != null) {
+      return binlog;
+    }
+    if (field.apply(Source.TS_MS) instanceof Number ts) {
+      return new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue());
+    }
+    return new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0));
   }
 
   /**

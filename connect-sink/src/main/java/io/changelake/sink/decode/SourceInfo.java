@@ -50,12 +50,4 @@ public record SourceInfo(
         Optional.empty(),
         new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0)));
   }
-
-  SourceInfo withStream(Optional<StreamPosition> stream) {
-    return new SourceInfo(db, schema, table, position, stream, sourceTimestamp);
-  }
-
-  SourceInfo withSourceTimestamp(OptionalLong sourceTimestamp) {
-    return new SourceInfo(db, schema, table, position, stream, sourceTimestamp);
-  }
 }

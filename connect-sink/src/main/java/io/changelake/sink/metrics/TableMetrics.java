@@ -136,7 +136,10 @@ public final class TableMetrics {
   public void rowWritten() {
     metrics.value(Metric.ROWS_WRITTEN).incrementAndGet();
     metrics.record(Metric.ROWS_WRITTEN_RATE, 1);
-    oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
+    // the clock is read for the first pending row only: once per row showed in profiles
+    if (oldestPendingMs.get() == 0) {
+      oldestPendingMs.compareAndSet(0, System.currentTimeMillis());
+    }
   }
 
   /**

@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -217,10 +218,16 @@ public final class ChangelakeSinkTask extends SinkTask {
         return;
       }
     }
+    // only the first record of each partition can be its first delivered: a batch mostly holds
+    // runs of one partition, and a partition and a map entry per record showed in profiles
+    TopicPartition last = null;
     for (SinkRecord record : records) {
-      offsets.delivered(
-          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
-          record.originalKafkaOffset());
+      if (last == null
+          || last.partition() != record.originalKafkaPartition()
+          || !Objects.equals(last.topic(), record.originalTopic())) {
+        last = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+        offsets.delivered(last, record.originalKafkaOffset());
+      }
     }
     if (!records.isEmpty() && LOG.isDebugEnabled()) {
       LOG.debug(

@@ -123,7 +123,7 @@ final class RecordPipeline {
     Origin origin = EnvelopeDecoder.originOf(record);
     Identifier table = null;
     try {
-      ChangeEvent event = decoder.decode(record);
+      ChangeEvent event = decoder.decode(record, origin);
       // tombstones follow deletes, which were applied already
       if (event instanceof Truncate truncate) {
         table = route(truncate.origin(), truncate.source());
