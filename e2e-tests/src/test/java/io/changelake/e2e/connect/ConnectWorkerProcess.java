@@ -33,6 +33,9 @@ public final class ConnectWorkerProcess implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** lsm-writer's switch for the two-generation seal (see connect-sink's README). */
+  private static final String FLUSH_OFF_THREAD = "changelake.writer.flush-off-thread";
+
   private final Path dir;
   private final Path propsFile;
   private final int restPort;
@@ -136,6 +139,11 @@ public final class ConnectWorkerProcess implements AutoCloseable {
               "-XX:+UseSerialGC",
               "-XX:TieredStopAtLevel=1",
               "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp"))));
+      // the writer's escape hatch, when the test JVM was given it, holds for child workers too
+      String flushOffThread = System.getProperty(FLUSH_OFF_THREAD);
+      if (flushOffThread != null) {
+        cmd.add("-D" + FLUSH_OFF_THREAD + "=" + flushOffThread);
+      }
       cmd.addAll(jvmArgs);
       cmd.addAll(
           List.of(

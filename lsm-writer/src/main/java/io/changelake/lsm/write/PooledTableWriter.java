@@ -65,14 +65,20 @@ final class PooledTableWriter implements TableWriter {
 
   /**
    * Whether tables ordered by a {@code sequence.field} flush their sealed rows off the task thread
-   * (two writer generations, see {@link #seal}). Off by default. The two failures that first kept
-   * it off were not its own (a truncate's keep filter in the sink, fixed; a ledger read racing a
-   * commit in a test), but with it on the benchmark's latency probe at 100 tables in one task left
-   * 315 of 3,000 rows uncommitted 33 s after the last insert (with it off all 3,000 arrived): not
-   * understood yet. {@code -Dchangelake.writer.flush-off-thread=true} turns it on.
+   * (two writer generations, see {@link #seal}). On by default; {@code
+   * -Dchangelake.writer.flush-off-thread=false} in the worker's JVM options is the escape hatch
+   * back to flushing every table on the task thread (the consumption then pauses for the flush at
+   * each commit round). None of the failures that kept it off was its own: a row inserted in a
+   * truncate's millisecond lost by the truncate's keep filter (fixed in the sink), a commit-count
+   * ledger read while a commit landed (the test's race, awaited since), and the benchmark's latency
+   * probe at 100 tables counting committed rows as never committed because its watcher, reading
+   * every snapshot whole, fell behind the more frequent snapshots (it reads each snapshot's delta
+   * since; {@code ManyTablesCommitRoundsTest} shows the sink commits every row).
    */
-  private static volatile boolean generations =
-      Boolean.getBoolean("changelake.writer.flush-off-thread");
+  static final boolean GENERATIONS_BY_DEFAULT =
+      !"false".equalsIgnoreCase(System.getProperty("changelake.writer.flush-off-thread", "true"));
+
+  private static volatile boolean generations = GENERATIONS_BY_DEFAULT;
 
   /**
    * Turns the two-generation seal on or off for writers opened from now on (tests); returns whether

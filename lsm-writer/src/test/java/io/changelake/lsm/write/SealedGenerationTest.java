@@ -50,8 +50,8 @@ class SealedGenerationTest extends OrdersTableTest {
   }
 
   @AfterEach
-  void generationsOff() {
-    PooledTableWriter.useGenerations(false);
+  void generationsAsByDefault() {
+    PooledTableWriter.useGenerations(PooledTableWriter.GENERATIONS_BY_DEFAULT);
   }
 
   @Test
@@ -83,6 +83,21 @@ class SealedGenerationTest extends OrdersTableTest {
         .hasSize(6)
         .contains(values(2, "b-2", 20L), values(6, "c-6", 60L));
     assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 8L));
+  }
+
+  @Test
+  void withTheSwitchOffTheSealFlushesOnTheWritersThread() throws Exception {
+    // -Dchangelake.writer.flush-off-thread=false, the escape hatch
+    PooledTableWriter.useGenerations(false);
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      writer.write(insert(1, "a-1", 1L));
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 1L)));
+      assertThat(dataFiles()).as("flushed by the seal itself").isNotEmpty();
+      assertThat(LakeRows.read(ledgerTable())).as("not committed before it lands").isEmpty();
+      sealed.land();
+    }
+    assertThat(LakeRows.read(ledgerTable())).containsExactly(values(1, "a-1", 1L));
   }
 
   @Test
