@@ -41,8 +41,12 @@ public record StreamPosition(String source, SourcePosition position, long source
     }
     SourcePosition position =
         older.position.value() >= newer.position.value() ? older.position : newer.position;
-    return new StreamPosition(
-        newer.source, position, Math.max(older.sourceTimestamp, newer.sourceTimestamp));
+    long sourceTimestamp = Math.max(older.sourceTimestamp, newer.sourceTimestamp);
+    // mostly one of the two is the high mark already: no new one per record
+    if (position == newer.position && sourceTimestamp == newer.sourceTimestamp) {
+      return newer;
+    }
+    return new StreamPosition(newer.source, position, sourceTimestamp);
   }
 
   /** {@code KIND:value@ts@source}, as stored in commit marks; {@link #parse} reads it back. */

@@ -21,6 +21,10 @@ public final class TableRouter {
       String topic, Optional<String> db, Optional<String> schema, Optional<String> table) {}
 
   private final Map<RouteKey, Identifier> routes = new HashMap<>();
+  // the route of the record before: consecutive records mostly share it, and comparing the names
+  // costs less than building and hashing a key per record
+  private RouteKey lastKey;
+  private Identifier lastRoute;
   private final String database;
   private final RegexRules rules;
   private final TableNameFormat format;
@@ -38,16 +42,24 @@ public final class TableRouter {
    * RegexRouter that renames topics also renames tables.
    */
   public Identifier route(String topic, SourceInfo source) {
+    if (lastKey != null
+        && lastKey.topic().equals(topic)
+        && lastKey.table().equals(source.table())
+        && lastKey.schema().equals(source.schema())
+        && lastKey.db().equals(source.db())) {
+      return lastRoute;
+    }
     RouteKey key = new RouteKey(topic, source.db(), source.schema(), source.table());
-    Identifier known = routes.get(key);
-    if (known != null) {
-      return known;
+    Identifier routed = routes.get(key);
+    if (routed == null) {
+      routed = compute(topic, source);
+      if (routes.size() >= MAX_REMEMBERED) {
+        routes.clear();
+      }
+      routes.put(key, routed);
     }
-    Identifier routed = compute(topic, source);
-    if (routes.size() >= MAX_REMEMBERED) {
-      routes.clear();
-    }
-    routes.put(key, routed);
+    lastKey = key;
+    lastRoute = routed;
     return routed;
   }
 

@@ -66,7 +66,8 @@ record PartitionMark(
     if (newer.isEmpty()) {
       return older;
     }
-    return Optional.of(StreamPosition.highest(older.get(), newer.get()));
+    StreamPosition highest = StreamPosition.highest(older.get(), newer.get());
+    return highest == newer.get() ? newer : Optional.of(highest);
   }
 
   static Optional<SourcePosition> higher(Optional<SourcePosition> a, Optional<SourcePosition> b) {
