@@ -218,16 +218,25 @@ public final class ChangelakeSinkTask extends SinkTask {
         return;
       }
     }
-    // only the first record of each partition can be its first delivered: a batch mostly holds
-    // runs of one partition, and a partition and a map entry per record showed in profiles
-    TopicPartition last = null;
+    // noted per run of one partition, not per record: a batch mostly holds runs of one
+    // partition, and a partition and a map entry per record showed in profiles
+    TopicPartition run = null;
+    long runFirst = 0;
+    long runLast = 0;
     for (SinkRecord record : records) {
-      if (last == null
-          || last.partition() != record.originalKafkaPartition()
-          || !Objects.equals(last.topic(), record.originalTopic())) {
-        last = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
-        offsets.delivered(last, record.originalKafkaOffset());
+      if (run == null
+          || run.partition() != record.originalKafkaPartition()
+          || !Objects.equals(run.topic(), record.originalTopic())) {
+        if (run != null) {
+          offsets.delivered(run, runFirst, runLast);
+        }
+        run = new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+        runFirst = record.originalKafkaOffset();
       }
+      runLast = record.originalKafkaOffset();
+    }
+    if (run != null) {
+      offsets.delivered(run, runFirst, runLast);
     }
     if (!records.isEmpty() && LOG.isDebugEnabled()) {
       LOG.debug(

@@ -52,10 +52,13 @@ final class OffsetTracker {
     return interval.toNanos() - firstDue;
   }
 
-  /** Connect delivered the record at {@code offset} (whether or not it gets processed). */
-  void delivered(TopicPartition partition, long offset) {
-    firstDelivered.putIfAbsent(partition, offset);
-    delivered.merge(partition, offset + 1, Math::max);
+  /**
+   * Connect delivered the records of {@code partition} from offset {@code first} to {@code last}
+   * (whether or not they get processed).
+   */
+  void delivered(TopicPartition partition, long first, long last) {
+    firstDelivered.putIfAbsent(partition, first);
+    delivered.merge(partition, last + 1, Math::max);
   }
 
   /**
