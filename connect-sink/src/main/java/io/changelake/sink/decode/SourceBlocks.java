@@ -41,13 +41,8 @@ final class SourceBlocks {
 
   /** The first of {@link #positions}, without building the others. */
   private static SourcePosition position(Function<String, Object> field, long recordTimestamp) {
-    SourcePosition binlog =
-        field.apply(Source.FILE) instanceof String file
-                && !file.isEmpty()
-                && field.apply(Source.POS) instanceof Number pos
-            // a binlog file name without a number fails the record, also next to an LSN
-            ? SourcePosition.binlog(file, pos.longValue())
-            : null;
+    // read first: a binlog file name without a number fails the record, also next to an LSN
+    SourcePosition binlog = binlog(field);
     if (field.apply(Source.LSN) instanceof Number lsn) {
       return new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue());
     }
@@ -69,10 +64,9 @@ final class SourceBlocks {
     if (field.apply(Source.LSN) instanceof Number lsn) {
       positions.add(new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn.longValue()));
     }
-    if (field.apply(Source.FILE) instanceof String file
-        && !file.isEmpty()
-        && field.apply(Source.POS) instanceof Number pos) {
-      positions.add(SourcePosition.binlog(file, pos.longValue()));
+    SourcePosition binlog = binlog(field);
+    if (binlog != null) {
+      positions.add(binlog);
     }
     if (field.apply(Source.TS_MS) instanceof Number ts) {
       positions.add(new SourcePosition(SourcePosition.Kind.SOURCE_TIMESTAMP, ts.longValue()));
@@ -80,6 +74,15 @@ final class SourceBlocks {
     positions.add(
         new SourcePosition(SourcePosition.Kind.RECORD_TIMESTAMP, Math.max(recordTimestamp, 0)));
     return positions;
+  }
+
+  /** MySQL's binlog {@code file}/{@code pos}, or null when the record has none. */
+  private static SourcePosition binlog(Function<String, Object> field) {
+    return field.apply(Source.FILE) instanceof String file
+            && !file.isEmpty()
+            && field.apply(Source.POS) instanceof Number pos
+        ? SourcePosition.binlog(file, pos.longValue())
+        : null;
   }
 
   /**
@@ -112,10 +115,8 @@ final class SourceBlocks {
       position =
           StreamPosition.lastCommitLsn(seq)
               .map(lsn -> new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn));
-    } else if (field.apply(Source.FILE) instanceof String file
-        && !file.isEmpty()
-        && field.apply(Source.POS) instanceof Number pos) {
-      position = Optional.of(SourcePosition.binlog(file, pos.longValue()));
+    } else {
+      position = Optional.ofNullable(binlog(field));
     }
     String source =
         text(field.apply(Source.NAME)).orElse("") + "/" + text(field.apply(Source.DB)).orElse("");
