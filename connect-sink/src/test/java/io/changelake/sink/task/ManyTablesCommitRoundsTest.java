@@ -18,8 +18,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.sink.SinkRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A hundred tables in one task, each its own topic getting about one row per commit round, with the
@@ -42,18 +43,23 @@ class ManyTablesCommitRoundsTest {
   /**
    * ChangelakeSinkTaskTest's task properties, with the benchmark's tables: deduplicate, 4 buckets.
    */
-  private Map<String, String> props() {
+  private Map<String, String> props(InputShape shape) {
     ChangelakeSinkTaskTest base = new ChangelakeSinkTaskTest();
     base.tmp = tmp;
-    Map<String, String> props = base.props();
+    Map<String, String> props = base.props(shape);
     props.put("table.merge-engine", "deduplicate");
     props.remove("table.option.fields.amount.aggregate-function");
     props.remove("table.buckets");
     return props;
   }
 
-  @Test
-  void everyRowOfAHundredTablesReachesTheCommittedTablesRoundAfterRound() throws Exception {
+  // shapes whose records name their table and carry the sequence field the seal needs
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS"})
+  void everyRowOfAHundredTablesReachesTheCommittedTablesRoundAfterRound(InputShape shape)
+      throws Exception {
     for (int t = 0; t < TABLES; t++) {
       String name = String.format(Locale.ROOT, "lat_%03d", t);
       DebeziumTable table =
@@ -73,7 +79,7 @@ class ManyTablesCommitRoundsTest {
     ChangelakeSinkTask task = new ChangelakeSinkTask();
     try (SealGenerations generations = SealGenerations.on()) {
       task.initialize(new ChangelakeSinkTaskTest.Context());
-      task.start(props());
+      task.start(props(shape));
       task.open(partitions);
       long id = 0;
       for (int round = 0; round < ROUNDS; round++) {
@@ -89,7 +95,7 @@ class ManyTablesCommitRoundsTest {
                     .create(table.row(id, 1, "row " + id))
                     .atLsn(40_000_000L + id * 100)
                     .atSourceTsMs(1_764_500_000_000L + id)
-                    .toSinkRecord(InputShape.ENVELOPE, 0, nextOffset[t]++));
+                    .toSinkRecord(shape, 0, nextOffset[t]++));
             written.get(t).put(id, round);
           }
         }
