@@ -32,6 +32,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.TableCommitImpl;
 import org.apache.paimon.types.DataTypes;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -88,11 +89,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each ledger is then shown failing on this same run, with snapshots lost on purpose under the
  * table's lock ({@link #assertLostSnapshotsAreCaught}): a racer's overwrite (the latest snapshot of
- * task 0 deleted, the {@code LATEST} hint put back, the next committer taking its id) and a
- * snapshot file removed behind the table's back. The lock check is shown failing on a table the
- * test commits to through the same catalog with {@code lock.enabled=false}. A real lockless race is
- * not forced: this load loses a snapshot without the lock only by chance (none of 83 in one
- * measured run). {@code harness.SnapshotAuditTest} shows each ledger on a local table too.
+ * task 0 replaced by a lockless committer's snapshot of the same id) and a snapshot file removed
+ * behind the table's back. The lock check is shown failing on a table the test commits to through
+ * the same catalog with {@code lock.enabled=false}. A real lockless race is not forced: this load
+ * loses a snapshot without the lock only by chance (none of 83 in one measured run). {@code
+ * harness.SnapshotAuditTest} shows each ledger on a local table too.
  */
 class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final Logger LOG = LoggerFactory.getLogger(S3ConcurrentCommitTest.class);
@@ -205,12 +206,12 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
    * commit is half-way through it:
    *
    * <ul>
-   *   <li>{@code accounts}, a racer's overwrite: the table's latest snapshot, when task 0 wrote it,
-   *       is deleted from S3 and the {@code LATEST} hint put back, so the next committer takes its
-   *       id — what a second committer on S3 without the lock does. Its rows are gone from the
-   *       table. Once task 0 commits again, the ledgers must name the hole in task 0's identifiers,
-   *       its count above its snapshots and the files no snapshot references — and nothing about
-   *       task 1;
+   *   <li>{@code accounts}, a racer's overwrite: the table's latest snapshot, when task 0 wrote it
+   *       (and counted it), is replaced on S3 by a snapshot of the same id that a committer without
+   *       the lock writes — what a second committer on S3 without the lock does. Its rows are gone
+   *       from the table. Once task 0 commits again, the ledgers must name the hole in task 0's
+   *       identifiers, its count above its snapshots and the files no snapshot references — and
+   *       nothing about task 1;
    *   <li>{@code orders}, a snapshot file removed behind the table's back: an older snapshot of
    *       task 1 (below every committer's latest, so no committer walks over the gap). At once the
    *       ledgers must name the hole in the snapshot ids, the hole in task 1's identifiers, its
@@ -291,8 +292,23 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   }
 
   /**
-   * Under {@code accounts}' lock, deletes the table's latest snapshot once task 0 wrote it (a round
-   * of changes at a time until it did) and puts the {@code LATEST} hint back on the one before.
+   * Under {@code accounts}' lock, once task 0 wrote the table's latest snapshot and counted it (a
+   * round of changes at a time until then), a racer without the lock replaces it: the snapshot is
+   * deleted, the {@code LATEST} hint put back on the one before, and the racer commits an empty
+   * snapshot, which takes the id.
+   *
+   * <p>The racer takes the id itself, at once and under the lock, rather than leaving it to the
+   * next committer, and the snapshot is replaced only once task 0 has counted it, because the
+   * sink's writers cache snapshots by path (Paimon's catalog cache, 20 per table): Paimon and the
+   * writers rely on a snapshot id, once written, never being written again, which the lock
+   * guarantees. When a sink task itself took the freed id, its cache still held the old snapshot
+   * there, so it did not find the commit it had just landed, committed it again, and once the old
+   * entry was evicted Paimon refused the retry for adding its own files a second time ("File
+   * deletion conflicts"): the task failed, in one run in many (a clean-clone CI run). And a
+   * snapshot replaced while task 0 was still looking for it after its commit (between its commit
+   * and its count) is not found and committed again, which fills the hole. Replaced this way the
+   * writers never look for their own commit at the replaced id, so they go on as they do after a
+   * real racer: the racer's snapshot, or their cached view of the replaced one, as their base.
    */
   private static Lost loseTheLatestSnapshotOfTask0(int rounds) throws Exception {
     String name = "accounts";
@@ -304,9 +320,10 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
         try {
           FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
           Snapshot latest = table.snapshotManager().latestSnapshot();
-          if (latest.commitUser().equals(user(0))) {
+          if (latest.commitUser().equals(user(0)) && countedEverySnapshot(0, table)) {
             table.fileIO().delete(table.snapshotManager().snapshotPath(latest.id()), false);
             table.snapshotManager().commitLatestHint(latest.id() - 1);
+            commitEmptySnapshotWithoutTheLock(name, latest.id());
             return new Lost(name, latest.id(), latest.commitIdentifier(), "overwritten");
           }
         } finally {
@@ -318,6 +335,31 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
       awaitEveryTaskCommittedSince(before);
     }
     throw new AssertionError("task 0 never wrote the latest snapshot of " + name + " in 50 rounds");
+  }
+
+  /** True when {@code task} counted every snapshot it committed to {@code table} so far. */
+  private static boolean countedEverySnapshot(int task, FileStoreTable table) throws Exception {
+    return SnapshotAudit.of(table, storageDirectory(table)).snapshotsOf(user(task))
+        == reportedCommits(task, NAME + "." + table.name());
+  }
+
+  /**
+   * A committer without the lock commits an empty snapshot to {@code name}, which must take id
+   * {@code id}.
+   */
+  private static void commitEmptySnapshotWithoutTheLock(String name, long id) throws Exception {
+    try (Catalog catalog = LakeCatalogs.open(lockless())) {
+      FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
+      // write-only: its commit expires no snapshot, the audit reads them all
+      try (TableCommitImpl commit =
+          table.copy(Map.of("write-only", "true")).newCommit("racer-without-the-lock")) {
+        commit.ignoreEmptyCommit(false).commit(1, List.of());
+      }
+      assertThat(table.snapshotManager().latestSnapshot())
+          .as("the racer's snapshot of %s", name)
+          .returns(id, Snapshot::id)
+          .returns("racer-without-the-lock", Snapshot::commitUser);
+    }
   }
 
   /**
@@ -368,6 +410,13 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   private static Map<String, String> uncachedCatalogProperties() {
     Map<String, String> props = new HashMap<>(catalogProperties());
     props.put("paimon.cache-enabled", "false");
+    return props;
+  }
+
+  /** The catalog of a committer on S3 without the lock, which the sink refuses to be. */
+  private static Map<String, String> lockless() {
+    Map<String, String> props = uncachedCatalogProperties();
+    props.put("paimon.lock.enabled", "false");
     return props;
   }
 
@@ -627,10 +676,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
    * lock.enabled=false}: a committer on S3 without the lock, which the sink refuses to be.
    */
   private static void commitWithoutTheLock() throws Exception {
-    Map<String, String> props = new HashMap<>(catalogProperties());
-    props.put("paimon.lock.enabled", "false");
-    props.put("paimon.cache-enabled", "false");
-    try (Catalog catalog = LakeCatalogs.open(props)) {
+    try (Catalog catalog = LakeCatalogs.open(lockless())) {
       FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, UNLOCKED));
       BatchWriteBuilder builder = table.newBatchWriteBuilder();
       try (BatchTableWrite write = builder.newWrite();
