@@ -2,6 +2,7 @@ package io.changelake.sink;
 
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.sink.config.DeletePolicy;
@@ -120,8 +121,9 @@ public final class ChangelakeSinkConnector extends SinkConnector {
       Map<String, String> props) {
     // the defaults are checked as the settings of a table without overrides
     TableSettings settings = parsed.tableSettings(table == null ? "\u0000" : table);
+    TableLayout layout = settings.layout();
     String prefix = table == null ? "table." : "table." + table + ".";
-    if (settings.mergeEngine() == MergeEngine.PARTIAL_UPDATE && !settings.deletesHandled()) {
+    if (layout.mergeEngine() == MergeEngine.PARTIAL_UPDATE && !settings.deletesHandled()) {
       addError(
           config,
           values,
@@ -133,7 +135,7 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + "=remove-row (a delete removes the row), =clear-columns (a delete clears its topic's"
               + " columns) or =ignore (rows stay)");
     }
-    if (settings.mergeEngine() != MergeEngine.PARTIAL_UPDATE
+    if (layout.mergeEngine() != MergeEngine.PARTIAL_UPDATE
         && settings.deletePolicy() == DeletePolicy.CLEAR_COLUMNS) {
       addError(
           config,
@@ -141,7 +143,7 @@ public final class ChangelakeSinkConnector extends SinkConnector {
           prefix + ChangelakeSinkConfig.DELETE_POLICY,
           "delete-policy=clear-columns clears the columns of one topic in a partial-update table;"
               + " a "
-              + settings.mergeEngine().paimonName()
+              + layout.mergeEngine().paimonName()
               + " table stores whole rows: set "
               + prefix
               + ChangelakeSinkConfig.DELETE_POLICY
@@ -150,8 +152,8 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + ChangelakeSinkConfig.MERGE_ENGINE
               + "=partial-update");
     }
-    if (settings.mergeEngine() == MergeEngine.FIRST_ROW
-        && settings.changelogProducer() == ChangelogProducer.INPUT) {
+    if (layout.mergeEngine() == MergeEngine.FIRST_ROW
+        && layout.changelogProducer() == ChangelogProducer.INPUT) {
       addError(
           config,
           values,
@@ -161,7 +163,7 @@ public final class ChangelakeSinkConnector extends SinkConnector {
               + ChangelakeSinkConfig.CHANGELOG_PRODUCER
               + "=lookup");
     }
-    if (settings.mergeEngine() == MergeEngine.FIRST_ROW && !settings.sequenceFields().isEmpty()) {
+    if (layout.mergeEngine() == MergeEngine.FIRST_ROW && !layout.sequenceFields().isEmpty()) {
       addError(
           config,
           values,

@@ -3,6 +3,7 @@ package io.changelake.source;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +36,13 @@ final class IdNameTable {
                     .field("name", DataTypes.STRING())
                     .build(),
                 List.of("id"),
-                List.of(),
-                1,
-                MergeEngine.DEDUPLICATE,
-                ChangelogProducer.INPUT,
-                List.of(),
-                Map.of()));
+                new TableLayout(
+                    List.of(),
+                    1,
+                    MergeEngine.DEDUPLICATE,
+                    ChangelogProducer.INPUT,
+                    List.of(),
+                    Map.of())));
     BatchWriteBuilder builder = table.newBatchWriteBuilder();
     try (BatchTableWrite write = builder.newWrite();
         BatchTableCommit commit = builder.newCommit()) {

@@ -5,6 +5,7 @@ import io.changelake.lsm.catalog.LakeCatalogs;
 import io.changelake.lsm.fault.RetrySettings;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.schema.config.EnumOption;
 import io.changelake.schema.config.LakeOptions;
 import io.changelake.schema.config.OptionGroup;
@@ -601,16 +602,17 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
     return new TableSettings(
         table,
         (Boolean) parsed.get(AUTO_CREATE),
-        MERGE_ENGINES.parse(MERGE_ENGINE, parsed.get(MERGE_ENGINE)),
-        (Integer) parsed.get(BUCKETS),
-        stringList(parsed.get(PARTITION_KEYS)),
+        new TableLayout(
+            stringList(parsed.get(PARTITION_KEYS)),
+            (Integer) parsed.get(BUCKETS),
+            MERGE_ENGINES.parse(MERGE_ENGINE, parsed.get(MERGE_ENGINE)),
+            CHANGELOG_PRODUCERS.parse(CHANGELOG_PRODUCER, parsed.get(CHANGELOG_PRODUCER)),
+            stringList(parsed.get(SEQUENCE_FIELDS)),
+            resolved.passthrough()),
         stringList(parsed.get(PRIMARY_KEY_FIELDS)),
         KEYLESS_MODES.parse(KEYLESS_MODE, parsed.get(KEYLESS_MODE)),
-        stringList(parsed.get(SEQUENCE_FIELDS)),
-        CHANGELOG_PRODUCERS.parse(CHANGELOG_PRODUCER, parsed.get(CHANGELOG_PRODUCER)),
         DELETE_POLICIES.parse(DELETE_POLICY, parsed.get(DELETE_POLICY)),
-        TRUNCATE_POLICIES.parse(TRUNCATE_POLICY, parsed.get(TRUNCATE_POLICY)),
-        resolved.passthrough());
+        TRUNCATE_POLICIES.parse(TRUNCATE_POLICY, parsed.get(TRUNCATE_POLICY)));
   }
 
   /** Names of tables that have {@code table.<table>.*} overrides. */

@@ -1,7 +1,7 @@
 package io.changelake.sink.config;
 
-import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import java.util.List;
 import java.util.Map;
 
@@ -11,38 +11,26 @@ import java.util.Map;
  *
  * @param name the table name the overrides were looked up by
  * @param autoCreate create the table from the first record when it does not exist
- * @param mergeEngine Paimon merge engine of created tables
- * @param buckets fixed bucket count of created tables
- * @param partitionKeys partition columns of created tables
+ * @param layout partition keys, buckets, merge engine, changelog producer, sequence fields and
+ *     further Paimon options of created tables (empty sequence fields: the internal source-position
+ *     columns, recommended)
  * @param primaryKeyFields primary key when the record key carries no schema, or when records carry
  *     no key at all; empty to use the key
  * @param keylessMode what records without a key do when no primary key is configured
- * @param sequenceFields user columns ordering versions of a key; empty for the internal
- *     source-position columns (recommended)
- * @param changelogProducer changelog producer of created tables
  * @param deletePolicy what a delete event does
  * @param truncatePolicy what a truncate event does
- * @param options further Paimon table options, passed as they are
  */
 public record TableSettings(
     String name,
     boolean autoCreate,
-    MergeEngine mergeEngine,
-    int buckets,
-    List<String> partitionKeys,
+    TableLayout layout,
     List<String> primaryKeyFields,
     KeylessMode keylessMode,
-    List<String> sequenceFields,
-    ChangelogProducer changelogProducer,
     DeletePolicy deletePolicy,
-    TruncatePolicy truncatePolicy,
-    Map<String, String> options) {
+    TruncatePolicy truncatePolicy) {
 
   public TableSettings {
-    partitionKeys = List.copyOf(partitionKeys);
     primaryKeyFields = List.copyOf(primaryKeyFields);
-    sequenceFields = List.copyOf(sequenceFields);
-    options = Map.copyOf(options);
   }
 
   /** Paimon options that make partial-update tables accept deletes, set by the user directly. */
@@ -54,9 +42,11 @@ public record TableSettings(
 
   /** True when deletes have a defined meaning for this table's merge engine. */
   public boolean deletesHandled() {
-    if (mergeEngine != MergeEngine.PARTIAL_UPDATE || deletePolicy != DeletePolicy.DEFAULT) {
+    if (layout.mergeEngine() != MergeEngine.PARTIAL_UPDATE
+        || deletePolicy != DeletePolicy.DEFAULT) {
       return true;
     }
+    Map<String, String> options = layout.options();
     return PAIMON_DELETE_OPTIONS.stream().anyMatch(options::containsKey)
         || options.keySet().stream().anyMatch(k -> k.endsWith(".sequence-group"));
   }

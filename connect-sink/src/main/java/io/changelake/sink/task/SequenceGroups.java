@@ -2,6 +2,7 @@ package io.changelake.sink.task;
 
 import io.changelake.lsm.table.InternalColumns;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.schema.evolution.CompanionChanges;
 import io.changelake.sink.config.DeletePolicy;
 import io.changelake.sink.config.TableSettings;
@@ -85,9 +86,10 @@ final class SequenceGroups {
    * @param severalTopics true when the routing may send other topics to the same table
    */
   static Layout forNewTable(TableSettings settings, String topic, boolean severalTopics) {
-    if (settings.mergeEngine() != MergeEngine.PARTIAL_UPDATE
-        || !settings.sequenceFields().isEmpty()
-        || settings.options().keySet().stream()
+    TableLayout configured = settings.layout();
+    if (configured.mergeEngine() != MergeEngine.PARTIAL_UPDATE
+        || !configured.sequenceFields().isEmpty()
+        || configured.options().keySet().stream()
             .anyMatch(
                 k ->
                     k.endsWith(GROUP_SUFFIX)

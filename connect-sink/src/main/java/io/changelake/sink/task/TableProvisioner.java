@@ -3,6 +3,7 @@ package io.changelake.sink.task;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.schema.TypeMapping;
 import io.changelake.sink.config.DeletePolicy;
@@ -98,26 +99,26 @@ final class TableProvisioner {
   /** The spec of a table created for {@code first}. */
   static TableSpec spec(
       Identifier id, TableSettings settings, RowChange first, boolean severalTopics) {
+    TableLayout configured = settings.layout();
     Schema rowSchema = first.row() != null ? first.row().schema() : first.key().schema();
     List<String> recordKeys = primaryKeys(id, settings, first);
     if (recordKeys.isEmpty()) {
       return appendSpec(id, settings, rowSchema);
     }
     List<String> primaryKeys = new ArrayList<>(recordKeys);
-    for (String partition : settings.partitionKeys()) {
+    for (String partition : configured.partitionKeys()) {
       if (!primaryKeys.contains(partition)) {
         primaryKeys.add(partition);
       }
     }
-    RowType columns = TypeMapping.toRowType(rowSchema);
-    requireFields(
-        id,
-        settings,
-        rowSchema,
-        columns,
-        primaryKeys,
-        "Primary key or partition",
-        "primary-key-fields / partition-keys");
+    RowType columns =
+        columns(
+            id,
+            settings,
+            rowSchema,
+            primaryKeys,
+            "Primary key or partition",
+            "primary-key-fields / partition-keys");
     // only key columns are NOT NULL: deletes carry the key alone, and columns added later must
     // not make older rows invalid
     List<DataField> fields = new ArrayList<>();
@@ -126,10 +127,10 @@ final class TableProvisioner {
       fields.add(f.newType(f.type().copy(!key)));
     }
     RowType rowType = new RowType(fields);
-    List<String> sequenceFields = settings.sequenceFields();
+    List<String> sequenceFields = configured.sequenceFields();
     Map<String, String> deduplication = Map.of();
     // first-row keeps the first version of a key and Paimon refuses sequence fields for it
-    if (sequenceFields.isEmpty() && settings.mergeEngine() != MergeEngine.FIRST_ROW) {
+    if (sequenceFields.isEmpty() && configured.mergeEngine() != MergeEngine.FIRST_ROW) {
       rowType = SequenceColumns.appendTo(rowType);
       sequenceFields = SequenceColumns.NAMES;
       deduplication = changelogDeduplication(settings);
@@ -142,17 +143,9 @@ final class TableProvisioner {
     Map<String, String> options = options(settings, layout);
     options.putAll(grouped.options());
     options.putAll(deduplication);
-    options.putAll(settings.options());
+    options.putAll(configured.options());
     return new TableSpec(
-        id,
-        grouped.rowType(),
-        primaryKeys,
-        settings.partitionKeys(),
-        settings.buckets(),
-        settings.mergeEngine(),
-        settings.changelogProducer(),
-        sequenceFields,
-        options);
+        id, grouped.rowType(), primaryKeys, configured.with(sequenceFields, options));
   }
 
   /**
@@ -167,8 +160,8 @@ final class TableProvisioner {
    * tells a copy from a real no-op update.
    */
   private static Map<String, String> changelogDeduplication(TableSettings settings) {
-    if (settings.changelogProducer() != ChangelogProducer.LOOKUP
-        && settings.changelogProducer() != ChangelogProducer.FULL_COMPACTION) {
+    if (settings.layout().changelogProducer() != ChangelogProducer.LOOKUP
+        && settings.layout().changelogProducer() != ChangelogProducer.FULL_COMPACTION) {
       return Map.of();
     }
     return Map.of(
@@ -179,17 +172,17 @@ final class TableProvisioner {
   }
 
   /**
-   * Fails, naming the option to fix, when a column the table settings require ({@code what}: key or
-   * partition columns) is not a field of the record value.
+   * The columns of the record value; fails, naming the option to fix, when a column the table
+   * settings require ({@code what}: key or partition columns) is not one of them.
    */
-  private static void requireFields(
+  private static RowType columns(
       Identifier id,
       TableSettings settings,
       Schema rowSchema,
-      RowType columns,
       List<String> required,
       String what,
       String options) {
+    RowType columns = TypeMapping.toRowType(rowSchema);
     for (String column : required) {
       if (columns.getFieldIndex(column) < 0) {
         throw new RecordException(
@@ -208,6 +201,7 @@ final class TableProvisioner {
             null);
       }
     }
+    return columns;
   }
 
   /**
@@ -215,35 +209,30 @@ final class TableProvisioner {
    * operation and the source position of each change.
    */
   private static TableSpec appendSpec(Identifier id, TableSettings settings, Schema rowSchema) {
-    RowType columns = TypeMapping.toRowType(rowSchema);
-    requireFields(
-        id, settings, rowSchema, columns, settings.partitionKeys(), "Partition", "partition-keys");
+    TableLayout configured = settings.layout();
+    RowType columns =
+        columns(id, settings, rowSchema, configured.partitionKeys(), "Partition", "partition-keys");
     List<DataField> fields = new ArrayList<>();
     for (DataField f : columns.getFields()) {
       // partition columns must not be null in Paimon; everything else may be (deletes of a source
       // with REPLICA IDENTITY DEFAULT carry no values)
-      fields.add(f.newType(f.type().copy(!settings.partitionKeys().contains(f.name()))));
+      fields.add(f.newType(f.type().copy(!configured.partitionKeys().contains(f.name()))));
     }
     return new TableSpec(
         id,
         SequenceColumns.appendChangeColumnsTo(new RowType(fields)),
         List.of(),
-        settings.partitionKeys(),
-        settings.buckets(),
-        settings.mergeEngine(),
-        settings.changelogProducer(),
-        List.of(),
-        settings.options());
+        configured.with(List.of(), configured.options()));
   }
 
   /** Delete options; with sequence groups, {@link SequenceGroups} adds those it needs. */
   private static Map<String, String> options(TableSettings settings, SequenceGroups.Layout layout) {
     Map<String, String> options = new HashMap<>();
     if (settings.deletePolicy() == DeletePolicy.IGNORE
-        || (settings.mergeEngine() == MergeEngine.FIRST_ROW
+        || (settings.layout().mergeEngine() == MergeEngine.FIRST_ROW
             && settings.deletePolicy() == DeletePolicy.DEFAULT)) {
       options.put("ignore-delete", "true");
-    } else if (settings.mergeEngine() == MergeEngine.PARTIAL_UPDATE
+    } else if (settings.layout().mergeEngine() == MergeEngine.PARTIAL_UPDATE
         && settings.deletePolicy() == DeletePolicy.REMOVE_ROW
         && layout instanceof SequenceGroups.None) {
       // Paimon refuses it next to sequence groups
@@ -312,14 +301,14 @@ final class TableProvisioner {
     MergeEngine engine =
         MergeEngine.fromPaimonName(
             table.options().getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
-    if (engine != settings.mergeEngine()) {
+    if (engine != settings.layout().mergeEngine()) {
       throw new RecordException(
           "Table "
               + name
               + " uses merge engine '"
               + engine.paimonName()
               + "' but the config asks for '"
-              + settings.mergeEngine().paimonName()
+              + settings.layout().mergeEngine().paimonName()
               + "'; set table."
               + settings.name()
               + ".merge-engine="

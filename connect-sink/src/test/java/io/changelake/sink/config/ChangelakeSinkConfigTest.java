@@ -30,9 +30,9 @@ class ChangelakeSinkConfigTest {
     assertThat(config.inputFormat()).isEqualTo(InputFormat.AUTO);
     assertThat(config.database()).isEqualTo("default");
     assertThat(config.tableNameFormat().toString()).isEqualTo("${topic}");
-    assertThat(table.mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
-    assertThat(table.buckets()).isEqualTo(4);
-    assertThat(table.changelogProducer()).isEqualTo(ChangelogProducer.LOOKUP);
+    assertThat(table.layout().mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
+    assertThat(table.layout().buckets()).isEqualTo(4);
+    assertThat(table.layout().changelogProducer()).isEqualTo(ChangelogProducer.LOOKUP);
     assertThat(table.deletePolicy()).isEqualTo(DeletePolicy.DEFAULT);
     assertThat(table.truncatePolicy()).isEqualTo(TruncatePolicy.DELETE_ALL);
     assertThat(table.autoCreate()).isTrue();
@@ -56,15 +56,15 @@ class ChangelakeSinkConfigTest {
     TableSettings customers = config.tableSettings("customers");
     TableSettings orders = config.tableSettings("orders");
 
-    assertThat(customers.mergeEngine()).isEqualTo(MergeEngine.PARTIAL_UPDATE);
+    assertThat(customers.layout().mergeEngine()).isEqualTo(MergeEngine.PARTIAL_UPDATE);
     assertThat(customers.deletePolicy()).isEqualTo(DeletePolicy.REMOVE_ROW);
-    assertThat(customers.buckets()).isEqualTo(8);
-    assertThat(customers.partitionKeys()).containsExactly("region");
-    assertThat(customers.options())
+    assertThat(customers.layout().buckets()).isEqualTo(8);
+    assertThat(customers.layout().partitionKeys()).containsExactly("region");
+    assertThat(customers.layout().options())
         .containsEntry("file.format", "parquet")
         .containsEntry("snapshot.num-retained.max", "5");
-    assertThat(orders.mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
-    assertThat(orders.options()).containsEntry("file.format", "orc");
+    assertThat(orders.layout().mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
+    assertThat(orders.layout().options()).containsEntry("file.format", "orc");
     assertThat(ChangelakeSinkConfig.overriddenTables(props)).containsExactly("customers");
     assertThat(config.catalogProperties()).containsKeys("paimon.warehouse", "paimon.s3.endpoint");
   }

@@ -52,15 +52,15 @@ class TableProvisionerTest {
     assertThat(spec.rowType().getFieldNames())
         .containsExactly(
             "id", "name", "bio", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
-    assertThat(spec.sequenceFields()).containsExactlyElementsOf(SequenceColumns.NAMES);
+    assertThat(spec.layout().sequenceFields()).containsExactlyElementsOf(SequenceColumns.NAMES);
     // deletes carry only the key: other columns must be nullable even when the source says NOT NULL
     assertThat(spec.rowType().getTypeAt(0).isNullable()).isFalse();
     assertThat(spec.rowType().getTypeAt(1).isNullable()).isTrue();
     // see SequenceColumns: Paimon keeps only NOT NULL columns of a merged partial-update delete
     assertThat(spec.rowType().getTypeAt(3).isNullable()).isFalse();
     assertThat(spec.rowType().getTypeAt(4).isNullable()).isFalse();
-    assertThat(spec.mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
-    assertThat(spec.buckets()).isEqualTo(4);
+    assertThat(spec.layout().mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
+    assertThat(spec.layout().buckets()).isEqualTo(4);
   }
 
   @ParameterizedTest
@@ -85,7 +85,7 @@ class TableProvisionerTest {
             change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0),
             severalTopics);
 
-    assertThat(spec.options()).containsEntry(option, value);
+    assertThat(spec.layout().options()).containsEntry(option, value);
   }
 
   @Test
@@ -99,7 +99,7 @@ class TableProvisionerTest {
     assertThat(spec.rowType().getFieldNames())
         .containsExactly(
             "id", "name", "bio", SequenceColumns.SOURCE_POSITION, SequenceColumns.KAFKA_OFFSET);
-    assertThat(spec.options())
+    assertThat(spec.layout().options())
         .containsEntry(
             "fields._changelake_source_position,_changelake_kafka_offset.sequence-group",
             "name,bio")
@@ -122,7 +122,7 @@ class TableProvisionerTest {
         .containsExactly("_changelake_customers_position", "_changelake_customers_offset");
     assertThat(spec.rowType().getFieldNames()).endsWith(group.toArray(String[]::new));
     assertThat(spec.rowType().getField(group.get(0)).type().isNullable()).isTrue();
-    assertThat(spec.options())
+    assertThat(spec.layout().options())
         .containsEntry("fields." + String.join(",", group) + ".sequence-group", "name,bio")
         .containsEntry(SequenceGroups.LAYOUT, "per-topic")
         .doesNotContainKey("partial-update.remove-record-on-sequence-group");
@@ -136,7 +136,7 @@ class TableProvisionerTest {
             settings("table.merge-engine", "first-row"),
             change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
-    assertThat(spec.sequenceFields()).isEmpty();
+    assertThat(spec.layout().sequenceFields()).isEmpty();
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
   }
 
@@ -152,26 +152,28 @@ class TableProvisionerTest {
             change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0));
 
     assertThat(spec.primaryKeys()).containsExactly("id", "name");
-    assertThat(spec.partitionKeys()).containsExactly("name");
-    assertThat(spec.options()).containsEntry("file.format", "orc");
-    assertThat(spec.sequenceFields()).containsExactly("bio");
+    assertThat(spec.layout().partitionKeys()).containsExactly("name");
+    assertThat(spec.layout().options()).containsEntry("file.format", "orc");
+    assertThat(spec.layout().sequenceFields()).containsExactly("bio");
     assertThat(spec.rowType().getFieldNames()).containsExactly("id", "name", "bio");
   }
 
   @Test
   void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
     RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
-    assertThat(TableProvisioner.spec(ID, settings(), first).options())
+    assertThat(TableProvisioner.spec(ID, settings(), first).layout().options())
         .containsEntry("changelog-producer.row-deduplicate", "true")
         .containsEntry(
             "changelog-producer.row-deduplicate-ignore-fields", SequenceColumns.KAFKA_OFFSET);
     assertThat(
             TableProvisioner.spec(ID, settings("table.changelog-producer", "input"), first)
+                .layout()
                 .options())
         .doesNotContainKey("changelog-producer.row-deduplicate");
     // with sequence columns of the user's own a copy cannot be told from a real no-op update
     assertThat(
             TableProvisioner.spec(ID, settings("table.customers.sequence-fields", "bio"), first)
+                .layout()
                 .options())
         .doesNotContainKey("changelog-producer.row-deduplicate");
     assertThat(
@@ -179,6 +181,7 @@ class TableProvisionerTest {
                     ID,
                     settings("table.customers.option.changelog-producer.row-deduplicate", "false"),
                     first)
+                .layout()
                 .options())
         .containsEntry("changelog-producer.row-deduplicate", "false");
   }
@@ -297,13 +300,11 @@ class TableProvisionerTest {
               ID,
               nullable,
               current.primaryKeys(),
-              current.partitionKeys(),
-              current.buckets(),
-              current.mergeEngine(),
-              current.changelogProducer(),
-              current.sequenceFields(),
-              // nor had those versions sequence groups
-              Map.of("partial-update.remove-record-on-delete", "true")));
+              current
+                  .layout()
+                  .with(
+                      current.layout().sequenceFields(), // nor had those versions sequence groups
+                      Map.of("partial-update.remove-record-on-delete", "true"))));
       TableProvisioner provisioner = new TableProvisioner(catalog);
 
       assertThatThrownBy(() -> provisioner.provision(ID, removeRow, first))

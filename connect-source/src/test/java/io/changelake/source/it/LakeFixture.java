@@ -3,6 +3,7 @@ package io.changelake.source.it;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,13 +78,14 @@ final class LakeFixture implements AutoCloseable {
             id,
             rowType,
             List.of("id"),
-            List.of(),
-            buckets,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.fromPaimonName(changelogProducer),
-            List.of(),
-            // the source resumes from old snapshots in these tests: keep them
-            Map.of("snapshot.num-retained.min", "1000", "snapshot.num-retained.max", "1000")));
+            new TableLayout(
+                List.of(),
+                buckets,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.fromPaimonName(changelogProducer),
+                List.of(),
+                // the source resumes from old snapshots in these tests: keep them
+                Map.of("snapshot.num-retained.min", "1000", "snapshot.num-retained.max", "1000"))));
     return id;
   }
 

@@ -131,26 +131,27 @@ public final class LakeTables {
    * count do not apply to it.
    */
   public static Schema toSchema(TableSpec spec) {
+    TableLayout layout = spec.layout();
     Schema.Builder builder = Schema.newBuilder();
     for (DataField field : spec.rowType().getFields()) {
       builder.column(field.name(), field.type(), field.description());
     }
-    builder.partitionKeys(spec.partitionKeys());
+    builder.partitionKeys(layout.partitionKeys());
     if (spec.primaryKeys().isEmpty()) {
       builder.option(CoreOptions.BUCKET.key(), "-1");
     } else {
       builder.primaryKey(spec.primaryKeys());
-      builder.option(CoreOptions.BUCKET.key(), Integer.toString(spec.buckets()));
-      builder.option(CoreOptions.MERGE_ENGINE.key(), spec.mergeEngine().paimonName());
-      builder.option(CoreOptions.CHANGELOG_PRODUCER.key(), spec.changelogProducer().paimonName());
-      if (!spec.sequenceFields().isEmpty()) {
-        builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", spec.sequenceFields()));
+      builder.option(CoreOptions.BUCKET.key(), Integer.toString(layout.buckets()));
+      builder.option(CoreOptions.MERGE_ENGINE.key(), layout.mergeEngine().paimonName());
+      builder.option(CoreOptions.CHANGELOG_PRODUCER.key(), layout.changelogProducer().paimonName());
+      if (!layout.sequenceFields().isEmpty()) {
+        builder.option(CoreOptions.SEQUENCE_FIELD.key(), String.join(",", layout.sequenceFields()));
       }
     }
     // a changelog reader that is gone for good (a deleted source connector, an old bucket set)
     // would otherwise keep every snapshot from its position on forever
     builder.option(CoreOptions.CONSUMER_EXPIRATION_TIME.key(), DEFAULT_CONSUMER_EXPIRATION);
-    for (Map.Entry<String, String> option : spec.options().entrySet()) {
+    for (Map.Entry<String, String> option : layout.options().entrySet()) {
       builder.option(option.getKey(), option.getValue());
     }
     return builder.build();

@@ -9,6 +9,7 @@ import io.changelake.lsm.compact.Compactor;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.TestTables;
 import io.changelake.lsm.write.TableWriter;
@@ -258,12 +259,8 @@ class ChangelogReaderSchemaChangeTest {
                 id,
                 before,
                 List.of("id"),
-                List.of(),
-                1,
-                MergeEngine.DEDUPLICATE,
-                producer,
-                List.of(),
-                Map.of()));
+                new TableLayout(
+                    List.of(), 1, MergeEngine.DEDUPLICATE, producer, List.of(), Map.of())));
     commit(
         id,
         change.from() == null
@@ -342,12 +339,13 @@ class ChangelogReaderSchemaChangeTest {
             id,
             rowType,
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.INPUT,
-            List.of(),
-            Map.of()));
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.INPUT,
+                List.of(),
+                Map.of())));
     commit(id, GenericRow.ofKind(RowKind.INSERT, 1, decimal("1234567890.1234", 14)));
     catalog.alterTable(
         id, List.of(SchemaChange.updateColumnType("price", DataTypes.DECIMAL(10, 2), true)), false);

@@ -60,12 +60,13 @@ class LakeTablesTest {
             Identifier.create("crm", "customers"),
             rowType,
             List.of("region", "id"),
-            List.of("region"),
-            3,
-            MergeEngine.PARTIAL_UPDATE,
-            ChangelogProducer.LOOKUP,
-            List.of("_changelake_lsn", "_changelake_offset"),
-            Map.of("partial-update.remove-record-on-delete", "true", "file.format", "orc"));
+            new TableLayout(
+                List.of("region"),
+                3,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.LOOKUP,
+                List.of("_changelake_lsn", "_changelake_offset"),
+                Map.of("partial-update.remove-record-on-delete", "true", "file.format", "orc")));
 
     FileStoreTable table = LakeTables.createOrOpen(catalog, spec);
 
@@ -92,23 +93,20 @@ class LakeTablesTest {
             Identifier.create("db", "first"),
             TestTables.ID_NAME_AMOUNT,
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.FIRST_ROW,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of());
+            new TableLayout(
+                List.of(), 1, MergeEngine.FIRST_ROW, ChangelogProducer.NONE, List.of(), Map.of()));
     TableSpec aggregation =
         new TableSpec(
             Identifier.create("db", "sums"),
             TestTables.ID_NAME_AMOUNT,
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.AGGREGATION,
-            ChangelogProducer.INPUT,
-            List.of(),
-            Map.of("fields.amount.aggregate-function", "sum", "bucket", "4"));
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.AGGREGATION,
+                ChangelogProducer.INPUT,
+                List.of(),
+                Map.of("fields.amount.aggregate-function", "sum", "bucket", "4")));
 
     assertThat(LakeTables.createOrOpen(catalog, firstRow).options())
         .containsEntry("merge-engine", "first-row");
@@ -122,12 +120,13 @@ class LakeTablesTest {
             Identifier.create("db", "expiry"),
             TestTables.ID_NAME_AMOUNT,
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.INPUT,
-            List.of(),
-            Map.of("consumer.expiration-time", "1 h"));
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.INPUT,
+                List.of(),
+                Map.of("consumer.expiration-time", "1 h")));
     assertThat(LakeTables.createOrOpen(catalog, ownExpiry).options())
         .containsEntry("consumer.expiration-time", "1 h");
 
@@ -191,12 +190,13 @@ class LakeTablesTest {
             Identifier.create("db", "nokey"),
             TestTables.ID_NAME_AMOUNT,
             List.of(),
-            List.of(),
-            4,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.LOOKUP,
-            List.of("amount"),
-            Map.of());
+            new TableLayout(
+                List.of(),
+                4,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.LOOKUP,
+                List.of("amount"),
+                Map.of()));
     FileStoreTable table = LakeTables.createOrOpen(catalog, noKey);
     assertThat(table.primaryKeys()).isEmpty();
     assertThat(table.bucketMode()).isEqualTo(org.apache.paimon.table.BucketMode.BUCKET_UNAWARE);
@@ -222,12 +222,13 @@ class LakeTablesTest {
             Identifier.create("db", "badseq"),
             TestTables.ID_NAME_AMOUNT,
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.NONE,
-            List.of("no_such_column"),
-            Map.of());
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.NONE,
+                List.of("no_such_column"),
+                Map.of()));
     assertThatThrownBy(() -> LakeTables.createOrOpen(catalog, badSequence))
         .hasMessageContaining("db.badseq")
         .hasMessageContaining("no_such_column");

@@ -59,12 +59,8 @@ class MergeBehaviourTest {
         Identifier.create("crm", name),
         SEQUENCED,
         List.of("id"),
-        List.of(),
-        1,
-        engine,
-        ChangelogProducer.NONE,
-        List.of("_changelake_lsn"),
-        options);
+        new TableLayout(
+            List.of(), 1, engine, ChangelogProducer.NONE, List.of("_changelake_lsn"), options));
   }
 
   private void commitAs(String task, String table, GenericRow row) {
@@ -105,12 +101,13 @@ class MergeBehaviourTest {
             Identifier.create("crm", "dynamic"),
             SEQUENCED,
             List.of("id"),
-            List.of(),
-            -1,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of());
+            new TableLayout(
+                List.of(),
+                -1,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.NONE,
+                List.of(),
+                Map.of()));
     LakeTables.createOrOpen(catalog, dynamic);
     try (WriterPool pool =
         new WriterPool(
@@ -134,24 +131,7 @@ class MergeBehaviourTest {
    */
   @Test
   void aWriterReopenedAfterAnAlterAddingASequenceGroupMergesTheGroupsDeletes() throws Exception {
-    RowType first =
-        RowType.builder()
-            .field("id", DataTypes.INT().notNull())
-            .field("name", DataTypes.STRING())
-            .field("s1", DataTypes.BIGINT())
-            .build();
-    LakeTables.createOrOpen(
-        catalog,
-        new TableSpec(
-            GROUPED,
-            first,
-            List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.PARTIAL_UPDATE,
-            ChangelogProducer.LOOKUP,
-            List.of(),
-            Map.of("fields.s1.sequence-group", "name")));
+    createGrouped();
     try (WriterPool pool =
         new WriterPool(
             catalog, new WriterSettings("t", dir.resolve("spill"), 4 << 20, Duration.ZERO))) {
@@ -182,25 +162,7 @@ class MergeBehaviourTest {
    */
   @Test
   void aCompactorGivenATableLoadedBeforeTheAlterMergesWithTheNewGroup() throws Exception {
-    RowType first =
-        RowType.builder()
-            .field("id", DataTypes.INT().notNull())
-            .field("name", DataTypes.STRING())
-            .field("s1", DataTypes.BIGINT())
-            .build();
-    FileStoreTable loadedBefore =
-        LakeTables.createOrOpen(
-            catalog,
-            new TableSpec(
-                GROUPED,
-                first,
-                List.of("id"),
-                List.of(),
-                1,
-                MergeEngine.PARTIAL_UPDATE,
-                ChangelogProducer.LOOKUP,
-                List.of(),
-                Map.of("fields.s1.sequence-group", "name")));
+    FileStoreTable loadedBefore = createGrouped();
     catalog.alterTable(
         GROUPED,
         List.of(
@@ -217,5 +179,28 @@ class MergeBehaviourTest {
 
     assertThat(LakeRows.read(LakeTables.open(catalog, GROUPED)))
         .containsExactly(values(1, "ann", 1L, null, 12L));
+  }
+
+  /** The partial-update lookup table {@code GROUPED}: id, name, and name's sequence group s1. */
+  private FileStoreTable createGrouped() {
+    RowType first =
+        RowType.builder()
+            .field("id", DataTypes.INT().notNull())
+            .field("name", DataTypes.STRING())
+            .field("s1", DataTypes.BIGINT())
+            .build();
+    return LakeTables.createOrOpen(
+        catalog,
+        new TableSpec(
+            GROUPED,
+            first,
+            List.of("id"),
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.LOOKUP,
+                List.of(),
+                Map.of("fields.s1.sequence-group", "name"))));
   }
 }

@@ -2,6 +2,7 @@ package io.changelake.lsm.testing;
 
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.write.WriterPool;
 import io.changelake.lsm.write.WriterSettings;
@@ -68,11 +69,6 @@ public final class TestTables {
         Identifier.create(database, table),
         ID_NAME_AMOUNT,
         List.of("id"),
-        List.of(),
-        buckets,
-        MergeEngine.DEDUPLICATE,
-        producer,
-        List.of(),
-        options);
+        new TableLayout(List.of(), buckets, MergeEngine.DEDUPLICATE, producer, List.of(), options));
   }
 }

@@ -12,6 +12,7 @@ import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
@@ -135,12 +136,13 @@ class TableWriterLookupTest extends OrdersTableTest {
             wide,
             TestTables.ID_NAME_AMOUNT,
             List.of("id"),
-            List.of(),
-            2,
-            MergeEngine.PARTIAL_UPDATE,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of()));
+            new TableLayout(
+                List.of(),
+                2,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.NONE,
+                List.of(),
+                Map.of())));
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(wide);
       writer.write(insert(1, "a", 1L));
@@ -171,14 +173,15 @@ class TableWriterLookupTest extends OrdersTableTest {
                 .field("seq", DataTypes.BIGINT().notNull())
                 .build(),
             List.of("id"),
-            List.of(),
-            1,
-            MergeEngine.PARTIAL_UPDATE,
-            ChangelogProducer.NONE,
-            List.of("seq"),
-            Map.of(
-                "fields.seq.sequence-group", "name,amount",
-                "partial-update.remove-record-on-sequence-group", "seq")));
+            new TableLayout(
+                List.of(),
+                1,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.NONE,
+                List.of("seq"),
+                Map.of(
+                    "fields.seq.sequence-group", "name,amount",
+                    "partial-update.remove-record-on-sequence-group", "seq"))));
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(accounts);
       writer.write(insert(1, "doc", 5L, 0L));
@@ -282,12 +285,13 @@ class TableWriterLookupTest extends OrdersTableTest {
             byRegion,
             rowType,
             List.of("id", "region"),
-            List.of("region"),
-            2,
-            MergeEngine.PARTIAL_UPDATE,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of()));
+            new TableLayout(
+                List.of("region"),
+                2,
+                MergeEngine.PARTIAL_UPDATE,
+                ChangelogProducer.NONE,
+                List.of(),
+                Map.of())));
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(byRegion);
       writer.write(insert(1, "eu", 10L));

@@ -16,6 +16,7 @@ import io.changelake.lsm.commit.TruncateMarker;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
@@ -199,12 +200,13 @@ class TableWriterTruncateTest extends OrdersTableTest {
                         .newType(TestTables.ID_NAME_AMOUNT.getTypeAt(1).copy(false)),
                     TestTables.ID_NAME_AMOUNT.getFields().get(2))),
             List.of("id", "name"),
-            List.of("name"),
-            2,
-            MergeEngine.DEDUPLICATE,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of()));
+            new TableLayout(
+                List.of("name"),
+                2,
+                MergeEngine.DEDUPLICATE,
+                ChangelogProducer.NONE,
+                List.of(),
+                Map.of())));
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(byRegion);
       writer.write(insert(1, "eu", 1L));

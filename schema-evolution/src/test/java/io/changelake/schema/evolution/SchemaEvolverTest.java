@@ -8,6 +8,7 @@ import io.changelake.lsm.commit.SourcePartition;
 import io.changelake.lsm.table.ChangelogProducer;
 import io.changelake.lsm.table.LakeTables;
 import io.changelake.lsm.table.MergeEngine;
+import io.changelake.lsm.table.TableLayout;
 import io.changelake.lsm.table.TableSpec;
 import io.changelake.lsm.testing.LakeRows;
 import io.changelake.lsm.testing.TestTables;
@@ -649,12 +650,8 @@ class SchemaEvolverTest {
             TABLE,
             rowType,
             List.of("id"),
-            List.of(),
-            1,
-            mergeEngine,
-            ChangelogProducer.NONE,
-            List.of(),
-            Map.of()));
+            new TableLayout(
+                List.of(), 1, mergeEngine, ChangelogProducer.NONE, List.of(), Map.of())));
   }
 
   private FileStoreTable table() {
