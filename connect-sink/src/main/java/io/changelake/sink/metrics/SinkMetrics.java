@@ -40,6 +40,7 @@ public final class SinkMetrics implements AutoCloseable {
     RECORDS_SKIPPED,
     DLQ_RECORDS,
     COMMIT_ROUNDS,
+    COMMIT_ROUNDS_STARTED,
     COMMIT_ROUND_DURATION,
     RECORDS_IN_RATE,
     DLQ_RATE,
@@ -57,7 +58,17 @@ public final class SinkMetrics implements AutoCloseable {
                 "Records skipped because their table already contained them (replay after a"
                     + " restart).");
         case DLQ_RECORDS -> gauge("dlq-records-total", "Records sent to the dead-letter queue.");
-        case COMMIT_ROUNDS -> gauge("commit-rounds-total", "Commit rounds of the task.");
+        case COMMIT_ROUNDS ->
+            gauge(
+                "commit-rounds-total", "Commit rounds of the task that ended (landed or failed).");
+        case COMMIT_ROUNDS_STARTED ->
+            gauge(
+                "commit-rounds-started-total",
+                "Commit rounds of the task that started (sealed). Minus commit-rounds-total: the"
+                    + " round in flight (0 or 1), on the task thread or the committer threads;"
+                    + " sampled next to the consumer's records-consumed-total, a round was in flight"
+                    + " between two samples when the later started count exceeds the earlier ended"
+                    + " count.");
         case COMMIT_ROUND_DURATION ->
             gauge(
                 "commit-round-duration-ms", "Duration of the latest commit round over all tables.");
@@ -130,6 +141,7 @@ public final class SinkMetrics implements AutoCloseable {
   /** A commit round starts; {@link #commitRound} ends it. */
   public void commitRoundStarted() {
     roundStartedNanos.set(System.nanoTime());
+    metrics.value(Metric.COMMIT_ROUNDS_STARTED).incrementAndGet();
   }
 
   public void commitRound(long durationMs) {

@@ -142,6 +142,60 @@ class CommitRoundTest {
     assertThat(rows("t2")).containsExactly(values(1, 8L));
   }
 
+  /**
+   * The task's commit-rounds-started-total and commit-rounds-total, read from JMX as a monitoring
+   * tool (or the benchmark's sampler) reads them: their difference is the round in flight, whether
+   * it flushes and lands on the committer threads or not.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void roundsStartedAndEndedShowTheRoundInFlightWhileItLandsOffTheTaskThread(InputShape shape)
+      throws Exception {
+    Map<String, String> props = new HashMap<>(props(shape));
+    props.put("name", "rounds-in-flight-" + shape.name().toLowerCase(java.util.Locale.ROOT));
+    ChangelakeSinkTask task = start(props, List.of(PARTITION));
+    javax.management.ObjectName mbean =
+        new javax.management.ObjectName(
+            "kafka.connect:type=plugins,connector=" + props.get("name") + ",task=0");
+    try {
+      assertThat(rounds(mbean)).as("started, ended before any round").containsExactly(0L, 0L);
+      CountDownLatch committer = task.holdCommitter();
+      try {
+        task.put(records(shape, 0, 10));
+        task.dueForCommit();
+        // seals t1 and t2; their flush and commit are held on the committer threads
+        task.put(records(shape, 10, 12));
+        assertThat(rounds(mbean)).as("one round in flight").containsExactly(1L, 0L);
+        assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
+        assertThat(rounds(mbean)).as("still in flight while rows are read").containsExactly(1L, 0L);
+      } finally {
+        committer.countDown();
+      }
+      assertReportsOnceLanded(task, 12);
+      assertThat(rounds(mbean)).as("landed: none in flight").containsExactly(1L, 1L);
+      assertThat(rows("t1")).containsExactly(values(1, 6L));
+
+      task.close(List.of(PARTITION));
+      assertThat(rounds(mbean)).as("the round before partitions move").containsExactly(2L, 2L);
+      assertThat(rows("t1")).containsExactly(values(1, 8L));
+    } finally {
+      task.stop();
+    }
+  }
+
+  /** commit-rounds-started-total and commit-rounds-total of the task's MBean. */
+  private static List<Long> rounds(javax.management.ObjectName mbean) throws Exception {
+    javax.management.MBeanServer server =
+        java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    List<Long> out = new ArrayList<>();
+    for (String attribute : List.of("commit-rounds-started-total", "commit-rounds-total")) {
+      out.add(((Number) server.getAttribute(mbean, attribute)).longValue());
+    }
+    return out;
+  }
+
   // routed by ${source.table}, as a truncate needs its source table named: flattened rows name it
   // only with add.fields (the truncate itself passes the transform as an envelope)
   @ParameterizedTest

@@ -8,10 +8,11 @@ import javax.management.ObjectName;
 
 /**
  * Samples, every 100 ms while a sink runs, how many records each task's consumer has handed to the
- * task (Kafka's {@code records-consumed-total}) and how long the task has spent in commit rounds
- * (the Changelake sink's {@code commit-time-ms-total}, which counts the round in progress). From
- * these: when the last record was read, and the read rate during commit rounds next to the rate
- * between them. The worker runs in this JVM, so both are in the platform MBean server.
+ * task (Kafka's {@code records-consumed-total}) and how many commit rounds the task has started and
+ * ended (the Changelake sink's {@code commit-rounds-started-total} and {@code
+ * commit-rounds-total}). From these: when the last record was read, and the read rate during commit
+ * rounds next to the rate between them. The worker runs in this JVM, so both are in the platform
+ * MBean server.
  */
 final class ConsumptionSampler implements AutoCloseable {
 
@@ -27,7 +28,7 @@ final class ConsumptionSampler implements AutoCloseable {
     }
   }
 
-  private record Sample(long nanos, long[] consumed, long[] commitMillis) {}
+  private record Sample(long nanos, long[] consumed, long[] roundsStarted, long[] roundsEnded) {}
 
   private static final long PERIOD_MS = 100;
 
@@ -54,7 +55,8 @@ final class ConsumptionSampler implements AutoCloseable {
   private void sampleLoop() {
     while (running) {
       long[] consumed = new long[tasks];
-      long[] commit = new long[tasks];
+      long[] started = new long[tasks];
+      long[] ended = new long[tasks];
       for (int t = 0; t < tasks; t++) {
         consumed[t] =
             longAttribute(
@@ -63,13 +65,13 @@ final class ConsumptionSampler implements AutoCloseable {
                     + "-"
                     + t,
                 "records-consumed-total");
-        commit[t] =
-            longAttribute(
-                "kafka.connect:type=plugins,connector=" + connector + ",task=" + t,
-                "commit-time-ms-total");
+        String task = "kafka.connect:type=plugins,connector=" + connector + ",task=" + t;
+        // ended first: a round ending between the two reads then counts as still in flight
+        ended[t] = longAttribute(task, "commit-rounds-total");
+        started[t] = longAttribute(task, "commit-rounds-started-total");
       }
       synchronized (samples) {
-        samples.add(new Sample(System.nanoTime(), consumed, commit));
+        samples.add(new Sample(System.nanoTime(), consumed, started, ended));
       }
       SinkRunner.sleep(PERIOD_MS);
     }
@@ -86,8 +88,10 @@ final class ConsumptionSampler implements AutoCloseable {
 
   /**
    * The figures of the samples so far. An interval of a task counts as "during a commit round" when
-   * the task spent at least half of it committing, as "between rounds" when it spent none of it;
-   * only intervals after the task's first record and before every record was read count.
+   * a round of the task was in flight at any moment of it (from its seal to the landing of its last
+   * table, on whichever thread): one was in flight at its start or one started in it, that is the
+   * rounds started by its end exceed the rounds ended by its start. Otherwise it is "between
+   * rounds". Only intervals after the task's first record and before every record was read count.
    */
   Reading reading() {
     List<Sample> copy;
@@ -121,11 +125,10 @@ final class ConsumptionSampler implements AutoCloseable {
         }
         double seconds = (b.nanos() - a.nanos()) / 1e9;
         long records = b.consumed()[t] - a.consumed()[t];
-        long committing = b.commitMillis()[t] - a.commitMillis()[t];
-        if (committing >= seconds * 1000 / 2) {
+        if (b.roundsStarted()[t] > a.roundsEnded()[t]) {
           duringRecords += records;
           duringSeconds += seconds;
-        } else if (committing == 0) {
+        } else {
           betweenRecords += records;
           betweenSeconds += seconds;
         }
