@@ -361,8 +361,8 @@ public final class ChangelakeSourceTask extends SourceTask {
     if (item instanceof ReadAhead.Batch batch) {
       outages.succeeded();
       List<SourceRecord> records = batch.publisher().handOver(batch.ready());
-      unfinished = batch.ready().batch().endOfSnapshot() ? null : batch.publisher();
-      transactions.returning(records, batch.ready().batch().endOfSnapshot());
+      unfinished = batch.ready().endOfSnapshot() ? null : batch.publisher();
+      transactions.returning(records, batch.ready().endOfSnapshot());
       return records.isEmpty() ? null : records;
     }
     if (item instanceof ReadAhead.Unreadable unreadable) {

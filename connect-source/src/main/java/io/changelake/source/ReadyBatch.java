@@ -1,6 +1,5 @@
 package io.changelake.source;
 
-import io.changelake.lsm.changelog.ChangeBatch;
 import io.changelake.lsm.changelog.ReaderPosition;
 import java.util.List;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -11,10 +10,19 @@ import org.apache.kafka.connect.source.SourceRecord;
  * after a failure leaves no trace, so the next reader resumes just after the last batch handed
  * over.
  *
- * @param batch the changes read
+ * <p>It keeps of the batch it was built from only what the hand-over needs, not its rows: up to
+ * {@code ReadAhead}'s capacity of batches wait here, and rows kept alive with their records would
+ * be copied by every young collection while they wait (the records hold the values already).
+ *
+ * @param snapshotId the snapshot the changes belong to
+ * @param endOfSnapshot whether the batch holds the snapshot's last change
  * @param records the records of the changes, in order
  * @param keys per record, the bucket key of its change (or of the truncate)
  * @param positions per record, the position just after its change (its source offset)
  */
 record ReadyBatch(
-    ChangeBatch batch, List<SourceRecord> records, int[] keys, ReaderPosition[] positions) {}
+    long snapshotId,
+    boolean endOfSnapshot,
+    List<SourceRecord> records,
+    int[] keys,
+    ReaderPosition[] positions) {}

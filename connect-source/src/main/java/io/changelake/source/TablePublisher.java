@@ -246,7 +246,7 @@ final class TablePublisher implements AutoCloseable {
         positions[added] = change.position();
       }
     }
-    return new ReadyBatch(batch, out, keys, positions);
+    return new ReadyBatch(batch.snapshotId(), batch.endOfSnapshot(), out, keys, positions);
   }
 
   /**
@@ -265,8 +265,8 @@ final class TablePublisher implements AutoCloseable {
     }
     metrics.recordsOut(out.size());
     snapshotHasRecords |= !out.isEmpty();
-    if (ready.batch().endOfSnapshot()) {
-      metrics.snapshotDone(ready.batch().snapshotId(), snapshotHasRecords);
+    if (ready.endOfSnapshot()) {
+      metrics.snapshotDone(ready.snapshotId(), snapshotHasRecords);
       snapshotHasRecords = false;
     }
     return out;

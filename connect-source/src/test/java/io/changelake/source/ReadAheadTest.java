@@ -73,7 +73,7 @@ class ReadAheadTest {
     while (true) {
       ReadAhead.Batch batch = (ReadAhead.Batch) nextBatchOrFailure(again);
       afterRestart.addAll(publisher.handOver(batch.ready()));
-      if (batch.ready().batch().endOfSnapshot()) {
+      if (batch.ready().endOfSnapshot()) {
         break;
       }
     }
@@ -99,7 +99,7 @@ class ReadAheadTest {
       assertThat(reading.queued()).isEqualTo(1);
       ReadAhead.Batch batch = (ReadAhead.Batch) nextBatchOrFailure(reading);
       ids.addAll(ids(publisher.handOver(batch.ready())));
-      if (batch.ready().batch().endOfSnapshot()) {
+      if (batch.ready().endOfSnapshot()) {
         break;
       }
     }

@@ -6,6 +6,7 @@ import io.changelake.lsm.table.InternalColumns;
 import io.changelake.schema.debezium.DebeziumOp;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -40,10 +41,15 @@ public final class ChangeRecords {
   private StructMapper keys;
   private ValueFormat values;
 
-  // the source block of the last records: built per batch and snapshot flag (see source())
-  private ChangeBatch sourceBatch;
+  // the source block of the last records: built per snapshot and flag (see source()); the batch
+  // itself is not kept, its rows would stay alive with it
+  private long sourceSnapshot = -1;
+  private String sourceCommitKind;
   private String sourceFlag;
   private Struct sourceStruct;
+
+  // the time of the last records, boxed once for all records of the same millisecond (see now())
+  private Long now;
 
   public ChangeRecords(
       Identifier table, String topic, List<String> primaryKeys, Settings settings) {
@@ -88,7 +94,7 @@ public final class ChangeRecords {
     }
     InternalRow keyRow = after != null ? after : before;
     Struct key = keys == null ? null : keys.toStruct(keyRow);
-    long now = System.currentTimeMillis();
+    Long now = now();
     Struct value = values.value(op, before, after, source(batch, snapshotFlag), now);
     out.add(
         record(
@@ -116,7 +122,7 @@ public final class ChangeRecords {
       List<SourceRecord> out) {
     useRowType(batch.rowType());
     Struct source = source(batch, "false");
-    long now = System.currentTimeMillis();
+    Long now = now();
     out.add(
         record(
             sourcePartition,
@@ -134,7 +140,7 @@ public final class ChangeRecords {
       Schema keySchema,
       Struct key,
       Struct value,
-      long now) {
+      Long now) {
     return new PublishedRecord(
         sourcePartition,
         sourceOffset,
@@ -164,7 +170,9 @@ public final class ChangeRecords {
    * all of them (it only changes with the snapshot and the flag), not one per record.
    */
   private Struct source(ChangeBatch batch, String snapshotFlag) {
-    if (batch != sourceBatch || !snapshotFlag.equals(sourceFlag)) {
+    if (batch.snapshotId() != sourceSnapshot
+        || !Objects.equals(batch.commitKind(), sourceCommitKind)
+        || !snapshotFlag.equals(sourceFlag)) {
       sourceStruct =
           new SourceInfo(
                   settings.connectorName(),
@@ -174,10 +182,23 @@ public final class ChangeRecords {
                   batch.commitKind(),
                   snapshotFlag)
               .toStruct();
-      sourceBatch = batch;
+      sourceSnapshot = batch.snapshotId();
+      sourceCommitKind = batch.commitKind();
       sourceFlag = snapshotFlag;
     }
     return sourceStruct;
+  }
+
+  /**
+   * The current time for {@code ts_ms} and the record's timestamp: the same value as before, but
+   * boxed once per millisecond instead of twice per record (thousands of records share one).
+   */
+  private Long now() {
+    long millis = System.currentTimeMillis();
+    if (now == null || now != millis) {
+      now = millis;
+    }
+    return now;
   }
 
   private void useRowType(RowType newRowType) {

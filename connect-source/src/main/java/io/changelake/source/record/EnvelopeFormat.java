@@ -45,7 +45,7 @@ record EnvelopeFormat(
 
   @Override
   public Struct value(
-      DebeziumOp operation, InternalRow oldRow, InternalRow newRow, Struct sourceInfo, long ts) {
+      DebeziumOp operation, InternalRow oldRow, InternalRow newRow, Struct sourceInfo, Long ts) {
     Struct value = new Struct(schema);
     Object[] values = UncheckedStructs.values(value);
     UncheckedStructs.put(value, values, before, rows.toStruct(oldRow));

@@ -46,7 +46,7 @@ record FlatFormat(
 
   @Override
   public Struct value(
-      DebeziumOp operation, InternalRow before, InternalRow after, Struct source, long tsMs) {
+      DebeziumOp operation, InternalRow before, InternalRow after, Struct source, Long tsMs) {
     Struct value = new Struct(schema);
     InternalRow row = after != null ? after : before;
     if (row != null) {

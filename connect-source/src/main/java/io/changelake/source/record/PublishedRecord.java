@@ -28,7 +28,7 @@ public final class PublishedRecord extends SourceRecord {
       Object key,
       Schema valueSchema,
       Object value,
-      long timestamp) {
+      Long timestamp) {
     super(
         sourcePartition, sourceOffset, topic, null, keySchema, key, valueSchema, value, timestamp);
   }

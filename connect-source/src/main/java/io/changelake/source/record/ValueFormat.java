@@ -16,6 +16,7 @@ sealed interface ValueFormat permits EnvelopeFormat, FlatFormat {
    * @param before the old row, null when unknown or for inserts
    * @param after the new row, null for deletes
    * @param source the {@link SourceInfo} block as a struct (shared by the records of a batch)
+   * @param tsMs {@code ts_ms}, boxed once per millisecond by the caller for all its records
    */
-  Struct value(DebeziumOp op, InternalRow before, InternalRow after, Struct source, long tsMs);
+  Struct value(DebeziumOp op, InternalRow before, InternalRow after, Struct source, Long tsMs);
 }

@@ -269,6 +269,39 @@ class ChangeRecordsTest {
     assertThat(after.getInt32("qty")).isEqualTo(7);
   }
 
+  @Test
+  void everyBatchCarriesItsOwnSnapshotCommitKindAndFlagAndTsMsIsTheRecordsTimestamp() {
+    ChangeRecords records = records(RecordFormat.ENVELOPE, false);
+    List<SourceRecord> out = new ArrayList<>();
+    Object[][] batches = {
+      {5L, "APPEND", "true"},
+      {5L, "APPEND", "last"},
+      {6L, "COMPACT", "false"},
+      {7L, "COMPACT", "false"}
+    };
+    int id = 0;
+    for (Object[] b : batches) {
+      ChangeRow first = new ChangeRow(RowKind.INSERT, null, row(++id, "a"), at(id, false));
+      ChangeRow second = new ChangeRow(RowKind.INSERT, null, row(++id, "b"), at(id, false));
+      ChangeBatch batch =
+          new ChangeBatch((long) b[0], (String) b[1], V1, List.of(first, second), true);
+      for (ChangeRow change : batch.changes()) {
+        records.append(batch, change, false, (String) b[2], PARTITION, Map.of("o", id), out);
+      }
+    }
+
+    assertThat(out).hasSize(8);
+    for (int i = 0; i < out.size(); i++) {
+      Struct value = (Struct) out.get(i).value();
+      Struct source = value.getStruct("source");
+      Object[] b = batches[i / 2];
+      assertThat(source.getInt64("snapshot_id")).isEqualTo(b[0]);
+      assertThat(source.getString("commit_kind")).isEqualTo(b[1]);
+      assertThat(source.getString("snapshot")).isEqualTo(b[2]);
+      assertThat(value.getInt64("ts_ms")).isEqualTo(out.get(i).timestamp());
+    }
+  }
+
   private static String op(List<SourceRecord> records) {
     return ((Struct) records.get(0).value()).getString("op");
   }

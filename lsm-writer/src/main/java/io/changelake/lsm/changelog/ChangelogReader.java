@@ -774,7 +774,9 @@ public final class ChangelogReader implements AutoCloseable {
     final ReadSchema schema;
     private final List<Split> splits;
     private final Long nextSnapshot;
-    private final Map<Integer, Long> consumed = new HashMap<>();
+    // per bucket key, changes of this plan taken or skipped; a counter each rather than a boxed
+    // Long re-put per row (one allocation per row beyond Long's cache)
+    private final Map<Integer, long[]> consumed = new HashMap<>();
     private boolean truncatePending;
     private int splitIndex;
     private Split split;
@@ -815,7 +817,7 @@ public final class ChangelogReader implements AutoCloseable {
       }
       truncatePending = false;
       int key = truncateKey();
-      return lookahead != null && lookaheadKey == key && consumed.getOrDefault(key, 0L) == 0
+      return lookahead != null && lookaheadKey == key && consumedOf(key) == 0
           ? new ReaderPosition(snapshotId, 0, true)
           : positionOf(key);
     }
@@ -834,7 +836,16 @@ public final class ChangelogReader implements AutoCloseable {
       if (lookahead == null || lookaheadKey != key) {
         return ReaderPosition.snapshotStart(nextSnapshot == null ? snapshotId + 1 : nextSnapshot);
       }
-      return new ReaderPosition(snapshotId, consumed.getOrDefault(key, 0L), full);
+      return new ReaderPosition(snapshotId, consumedOf(key), full);
+    }
+
+    private long consumedOf(int key) {
+      long[] count = consumed.get(key);
+      return count == null ? 0 : count[0];
+    }
+
+    private void countConsumed(int key) {
+      consumed.computeIfAbsent(key, k -> new long[1])[0]++;
     }
 
     ChangeRow nextChange() {
@@ -861,7 +872,7 @@ public final class ChangelogReader implements AutoCloseable {
     private InternalRow take() {
       InternalRow row = lookahead;
       takenKey = lookaheadKey;
-      consumed.merge(takenKey, 1L, Long::sum);
+      countConsumed(takenKey);
       advance();
       return row;
     }
@@ -887,7 +898,7 @@ public final class ChangelogReader implements AutoCloseable {
             if (skipLeft > 0) {
               // published before a restore: counted, not copied
               skipLeft--;
-              consumed.merge(rowsKey, 1L, Long::sum);
+              countConsumed(rowsKey);
               continue;
             }
             lookahead = schema.copy(row, snapshotId, split);
