@@ -22,13 +22,21 @@ final class ConsumptionSampler implements AutoCloseable {
       double eventsPerSecondDuringCommits,
       double eventsPerSecondBetweenCommits,
       double secondsInCommits,
-      double secondsBetweenCommits) {
+      double secondsBetweenCommits,
+      double cpuSecondsToReadAll,
+      java.util.Map<String, Double> threadCpuSecondsToReadAll) {
     double duringOverBetween() {
       return eventsPerSecondDuringCommits / eventsPerSecondBetweenCommits;
     }
+
+    /** Cores the whole JVM kept busy while the tasks read (broker and worker included). */
+    double coresWhileReading() {
+      return cpuSecondsToReadAll / secondsToReadAll;
+    }
   }
 
-  private record Sample(long nanos, long[] consumed, long[] roundsStarted, long[] roundsEnded) {}
+  private record Sample(
+      long nanos, long[] consumed, long[] roundsStarted, long[] roundsEnded, long cpuNanos) {}
 
   private static final long PERIOD_MS = 100;
 
@@ -39,6 +47,11 @@ final class ConsumptionSampler implements AutoCloseable {
   private final long startNanos;
   private final List<Sample> samples = new ArrayList<>();
   private final Thread thread;
+  private final java.util.Map<Long, Long> threadBaseline = CpuClock.threadCpuBaseline();
+  private final java.util.Map<String, Long> vmThreadBaseline = CpuClock.vmThreadCpuNanos();
+  private final long cpuBaseline = CpuClock.processCpuNanos();
+  // CPU by thread group when every record had been read: where the cores went while reading
+  private volatile java.util.Map<String, Long> threadCpuAtReadAll;
   private volatile boolean running = true;
 
   /** Starts sampling; {@code startNanos} is when the connector was submitted. */
@@ -70,11 +83,38 @@ final class ConsumptionSampler implements AutoCloseable {
         ended[t] = longAttribute(task, "commit-rounds-total");
         started[t] = longAttribute(task, "commit-rounds-started-total");
       }
+      long cpu = CpuClock.processCpuNanos() - cpuBaseline;
+      if (threadCpuAtReadAll == null && java.util.Arrays.stream(consumed).sum() >= events) {
+        threadCpuAtReadAll = threadGroupCpuNanos();
+      }
       synchronized (samples) {
-        samples.add(new Sample(System.nanoTime(), consumed, started, ended));
+        samples.add(new Sample(System.nanoTime(), consumed, started, ended, cpu));
       }
       SinkRunner.sleep(PERIOD_MS);
     }
+  }
+
+  /**
+   * CPU since the start by thread group: this connector's task and committer threads, the other
+   * Java threads by name with digits as {@code #}, GC and JIT threads from {@code /proc}.
+   */
+  private java.util.Map<String, Long> threadGroupCpuNanos() {
+    java.util.Map<String, Long> groups = new java.util.TreeMap<>();
+    CpuClock.otherThreadCpuNanos(List.of(), threadBaseline)
+        .forEach(
+            (name, nanos) ->
+                groups.merge(
+                    name.replace(connector.replaceAll("[0-9]+", "#"), "<connector>"),
+                    nanos,
+                    Long::sum));
+    CpuClock.vmThreadCpuNanos()
+        .forEach(
+            (kind, nanos) ->
+                groups.merge(
+                    kind + " (VM threads)",
+                    nanos - vmThreadBaseline.getOrDefault(kind, 0L),
+                    Long::sum));
+    return groups;
   }
 
   private long longAttribute(String objectName, String attribute) {
@@ -99,6 +139,7 @@ final class ConsumptionSampler implements AutoCloseable {
       copy = List.copyOf(samples);
     }
     long readAllNanos = -1;
+    long readAllCpuNanos = -1;
     for (Sample s : copy) {
       long total = 0;
       for (long c : s.consumed()) {
@@ -106,8 +147,14 @@ final class ConsumptionSampler implements AutoCloseable {
       }
       if (total >= events) {
         readAllNanos = s.nanos();
+        readAllCpuNanos = s.cpuNanos();
         break;
       }
+    }
+    java.util.Map<String, Double> threadSeconds = new java.util.TreeMap<>();
+    java.util.Map<String, Long> groups = threadCpuAtReadAll;
+    if (groups != null) {
+      groups.forEach((group, nanos) -> threadSeconds.put(group, nanos / 1e9));
     }
     double duringRecords = 0;
     double duringSeconds = 0;
@@ -139,7 +186,9 @@ final class ConsumptionSampler implements AutoCloseable {
         duringSeconds == 0 ? Double.NaN : duringRecords / duringSeconds,
         betweenSeconds == 0 ? Double.NaN : betweenRecords / betweenSeconds,
         duringSeconds,
-        betweenSeconds);
+        betweenSeconds,
+        readAllCpuNanos < 0 ? Double.NaN : readAllCpuNanos / 1e9,
+        threadSeconds);
   }
 
   @Override

@@ -78,6 +78,10 @@ final class ScalingReport {
         dn2,
         dn1,
         Double.NaN);
+    // what 2 tasks do with the CPU they get: events read per JVM CPU-second, 2 tasks against 1
+    // (1.0: a second task costs no more per event, so the rate grows with the cores it is given)
+    reported(md, "2 tasks vs 1 task, Changelake, events read per JVM CPU-second", cl2, cl1);
+    reported(md, "(reference) the same, do-nothing sink", dn2, dn1);
     target(md, "Changelake vs do-nothing, 2 tasks, 1 table (read events/s)", cl2, dn2, 0.85);
     target(md, "Changelake vs do-nothing, 1 task, 1 table (read events/s)", cl1, dn1, 0.9);
     ceiling(md, "Changelake CPU per event vs do-nothing, 1 task, 1 table", cl1, dn1, 1.2);
@@ -180,6 +184,7 @@ final class ScalingReport {
         }
       }
     }
+    cpuWhileReading(md, List.of(dn1, cl1, dn2, cl2));
     md.append("\n![rate against tasks](charts/scaling-tasks.png)\n");
     md.append("![rate against tables](charts/scaling-tables.png)\n\n");
     List<String> failures = results.failures(M);
@@ -232,6 +237,46 @@ final class ScalingReport {
         .append(" | ")
         .append(met(r, required, true))
         .append(" |\n");
+  }
+
+  private void reported(StringBuilder md, String label, String a, String b) {
+    Report.Ratio r = report.ratio(M, a, M, b, "read_events_per_cpu_s");
+    md.append("| ").append(label).append(" | ").append(r.text()).append(" | reported | – |\n");
+  }
+
+  /**
+   * The CPU of the 1-table cases while their tasks read: the cores the whole JVM kept busy (broker
+   * and worker in it) of those available, and the thread groups taking the most of them.
+   */
+  private void cpuWhileReading(StringBuilder md, List<String> cases) {
+    md.append(
+        "\n| case, while reading | JVM cores busy | of cores | events read per JVM CPU-s |"
+            + " cores by thread group (medians, largest first) |\n|---|---|---|---|---|\n");
+    for (String c : cases) {
+      java.util.Map<String, List<Double>> byGroup = new java.util.TreeMap<>();
+      results.rows().stream()
+          .filter(
+              r ->
+                  r.measurement().equals(M)
+                      && r.caseName().equals(c)
+                      && r.metric().equals("cores_of_threads_while_reading"))
+          .forEach(r -> byGroup.computeIfAbsent(r.note(), g -> new ArrayList<>()).add(r.value()));
+      String groups =
+          byGroup.entrySet().stream()
+              .map(e -> java.util.Map.entry(e.getKey(), Results.Stats.of(e.getValue()).median()))
+              .sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
+              .limit(6)
+              .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue()))
+              .collect(java.util.stream.Collectors.joining(", "));
+      List<String> cells =
+          List.of(
+              c,
+              report.cell(M, c, "cores_while_reading", "%.2f"),
+              report.cell(M, c, "cores_available", "%.0f"),
+              report.cell(M, c, "read_events_per_cpu_s", "%,.0f"),
+              groups.isEmpty() ? "–" : groups);
+      md.append("| ").append(String.join(" | ", cells)).append(" |\n");
+    }
   }
 
   private void ceiling(StringBuilder md, String label, String a, String b, double required) {

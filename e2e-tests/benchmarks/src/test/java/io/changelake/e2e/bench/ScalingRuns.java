@@ -146,6 +146,23 @@ final class ScalingRuns {
       add(caseName, run, "read_during_commits_per_s", r.eventsPerSecondDuringCommits(), "1/s");
       add(caseName, run, "read_between_commits_per_s", r.eventsPerSecondBetweenCommits(), "1/s");
       add(caseName, run, "seconds_in_commits", r.secondsInCommits(), "s");
+      // CPU while reading (issue 14, 2 tasks vs 1): the cores the JVM kept busy of the machine's,
+      // the events read per JVM CPU-second, and the cores by thread group
+      add(caseName, run, "cores_while_reading", r.coresWhileReading(), "cores");
+      add(caseName, run, "cores_available", Runtime.getRuntime().availableProcessors(), "cores");
+      add(caseName, run, "read_events_per_cpu_s", m.events() / r.cpuSecondsToReadAll(), "1/cpu-s");
+      r.threadCpuSecondsToReadAll()
+          .forEach(
+              (group, seconds) ->
+                  results.add(
+                      new Results.Row(
+                          MEASUREMENT,
+                          caseName,
+                          run,
+                          "cores_of_threads_while_reading",
+                          seconds / r.secondsToReadAll(),
+                          "cores",
+                          group)));
       add(caseName, run, "peak_live_heap_mb", heap.peakLiveBytes() / MIB, "MiB");
       add(caseName, run, "peak_heap_mb", heap.peakUsedBytes() / MIB, "MiB");
       add(caseName, run, "max_heap_mb", HeapWatcher.maxHeapBytes() / MIB, "MiB");
