@@ -537,8 +537,10 @@ class ChangelakeBenchmark {
         if (run == profiled) {
           break;
         }
+        // every record the source published, not a sample of them: the very same bytes
         SourceThroughput.Run plain =
-            source.plainProducer(prefix + "." + table, "plain-r" + run, sourceTableRows, 20_000);
+            source.plainProducer(
+                prefix + "." + table, "plain-r" + run, sourceTableRows, sourceTableRows);
         if (run > 0) {
           record(SOURCE, "changelake source", run, json);
           record(SOURCE, "changelake source, caching converter", run, caching);
