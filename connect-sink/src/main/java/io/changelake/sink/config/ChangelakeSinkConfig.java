@@ -73,6 +73,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
   public static final String COMMIT_BUFFER_BYTES = "commit.buffer.bytes";
+  public static final String COMMIT_THREADS = "commit.threads";
   public static final String WRITER_MEMORY_BYTES = "writer.memory.bytes";
   public static final String WRITER_SPILL_DIR = "writer.spill.dir";
   public static final String WRITER_IDLE_TIMEOUT_MS = "writer.idle.timeout.ms";
@@ -275,6 +276,19 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " bytes.",
         Width.SHORT,
         "Commit buffer size");
+    group.define(
+        COMMIT_THREADS,
+        Type.INT,
+        4,
+        ConfigDef.Range.between(1, 64),
+        Importance.LOW,
+        "Committer threads per task: a commit round flushes and commits its tables (only those"
+            + " with new rows) this many at a time, off the task thread, which reads on. A round"
+            + " of many tables lasts about its tables' commits divided by this; raise it when"
+            + " the catalog or object store is slow to answer (each commit waits for several"
+            + " requests) and the cores are not busy, lower it to leave cores to the task threads.",
+        Width.SHORT,
+        "Committer threads");
     group.define(
         WRITER_MEMORY_BYTES,
         Type.LONG,
@@ -530,6 +544,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   public long commitBufferBytes() {
     return getLong(COMMIT_BUFFER_BYTES);
+  }
+
+  public int commitThreads() {
+    return getInt(COMMIT_THREADS);
   }
 
   public long writerMemoryBytes() {

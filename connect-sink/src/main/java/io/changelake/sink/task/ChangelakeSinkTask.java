@@ -143,7 +143,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       closeLake();
     }
     metrics.outages(outages);
-    rounds = new CommitRound(connector, taskId, metrics);
+    rounds = new CommitRound(connector, taskId, config.commitThreads(), metrics);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
         taskId,

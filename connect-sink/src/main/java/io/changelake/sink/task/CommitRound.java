@@ -11,10 +11,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -38,18 +40,14 @@ import org.slf4j.LoggerFactory;
 final class CommitRound implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommitRound.class);
 
-  /**
-   * Committer threads per task. Table commits are object-store and catalog I/O (manifests, the
-   * conflict check, the snapshot, the offset copy), mostly waiting: a few in parallel take a round
-   * of many tables from their sum to about their maximum without crowding two cores.
-   */
-  static final int COMMITTER_THREADS = 4;
+  // idle committer threads end after this: a task whose rounds take one table keeps one thread
+  private static final long IDLE_THREAD_SECONDS = 30;
 
   /** A round whose every table landed: its positions are now in every table it wrote. */
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
 
   private final SinkMetrics metrics;
-  private final ExecutorService committers;
+  private final ThreadPoolExecutor committers;
   private InFlight inFlight;
   // tests hold the committer here to see the task go on while a round is in flight
   private volatile CountDownLatch gate;
@@ -60,10 +58,16 @@ final class CommitRound implements AutoCloseable {
       int tables,
       CompletableFuture<Void> done) {}
 
-  CommitRound(String connector, int taskId, SinkMetrics metrics) {
+  /**
+   * @param threads the most committer threads (commit.threads): table commits are object-store and
+   *     catalog I/O (manifests, the conflict check, the snapshot, the offset copy), mostly waiting,
+   *     so a few in parallel take a round of many tables from their sum towards their maximum;
+   *     threads start only as rounds need them and end when idle
+   */
+  CommitRound(String connector, int taskId, int threads, SinkMetrics metrics) {
     this.metrics = metrics;
     AtomicInteger n = new AtomicInteger();
-    ThreadFactory threads =
+    ThreadFactory factory =
         r -> {
           Thread t =
               new Thread(
@@ -72,7 +76,16 @@ final class CommitRound implements AutoCloseable {
           t.setDaemon(true);
           return t;
         };
-    this.committers = Executors.newFixedThreadPool(COMMITTER_THREADS, threads);
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            IDLE_THREAD_SECONDS,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            factory);
+    pool.allowCoreThreadTimeOut(true);
+    this.committers = pool;
   }
 
   boolean inFlight() {
@@ -97,6 +110,7 @@ final class CommitRound implements AutoCloseable {
     long start = System.nanoTime();
     metrics.commitRoundStarted();
     List<CompletableFuture<Void>> landings = new ArrayList<>();
+    LongAccumulator slowestMs = new LongAccumulator(Math::max, 0);
     RuntimeException sealFailure = null;
     for (TableState table : dirty) {
       SealedCommit sealed;
@@ -110,19 +124,40 @@ final class CommitRound implements AutoCloseable {
       table.dirty = false;
       // the round's rows, not those written while it lands, are what its landing commits
       table.metrics.sealed();
-      landings.add(CompletableFuture.runAsync(() -> land(table, sealed), committers));
+      landings.add(
+          CompletableFuture.runAsync(() -> slowestMs.accumulate(land(table, sealed)), committers));
     }
+    long sealedMs = (System.nanoTime() - start) / 1_000_000;
+    int tables = landings.size();
     CompletableFuture<Void> done =
         CompletableFuture.allOf(landings.toArray(CompletableFuture[]::new))
             .whenComplete(
-                (ok, error) -> metrics.commitRound((System.nanoTime() - start) / 1_000_000));
+                (ok, error) -> {
+                  long roundMs = (System.nanoTime() - start) / 1_000_000;
+                  metrics.commitRound(roundMs);
+                  // where a round's time goes: the seal on the task thread, the landings
+                  // (flush and commit) on the committer threads, the slowest table's share
+                  if (tables > 0 && LOG.isDebugEnabled()) {
+                    LOG.debug(
+                        "Commit round of {} tables {} after {} ms: sealed in {} ms on the task"
+                            + " thread, flushed and committed on up to {} committer threads,"
+                            + " slowest table {} ms",
+                        tables,
+                        error == null ? "landed" : "failed",
+                        roundMs,
+                        sealedMs,
+                        Math.min(tables, committers.getMaximumPoolSize()),
+                        slowestMs.get());
+                  }
+                });
     inFlight = new InFlight(positions, reached, dirty.size(), done);
     if (sealFailure != null) {
       throw sealFailure;
     }
   }
 
-  private void land(TableState table, SealedCommit sealed) {
+  /** Lands {@code sealed}; returns how long its flush and commit took, in ms. */
+  private long land(TableState table, SealedCommit sealed) {
     CountDownLatch held = gate;
     if (held != null) {
       try {
@@ -138,8 +173,10 @@ final class CommitRound implements AutoCloseable {
     } catch (RuntimeException e) {
       throw new TableCommitException(table, e);
     }
-    table.metrics.committed((System.nanoTime() - start) / 1_000_000, result);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    table.metrics.committed(ms, result);
     LOG.debug("Committed {}: {}", table.id, result);
+    return ms;
   }
 
   /** The round in flight if it has finished; its failure, naming the table, is thrown. */
