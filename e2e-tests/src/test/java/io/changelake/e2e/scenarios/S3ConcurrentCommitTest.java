@@ -108,6 +108,9 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   private static final int MIN_COMMITS = 5;
   private static final Duration AUDIT_TIMEOUT = Duration.ofSeconds(60);
   private static final int LOCK_HELD_SECONDS = 15;
+  // a loss made on purpose audits the table under the lock, which on a loaded machine outlasted
+  // the 15 s expiry: a committer then took the lock and the snapshot id the racer was to take
+  private static final int LOSS_LOCK_SECONDS = 600;
   private static final String UNLOCKED = "unlocked";
 
   @TempDir static Path s3Directory;
@@ -316,7 +319,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
       try (Connection c = pg.connect(CATALOG_DATABASE);
           Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
         String lock = "jdbc." + NAME + "." + name;
-        takeLock(c, lock);
+        takeLock(c, lock, LOSS_LOCK_SECONDS);
         try {
           FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
           Snapshot latest = table.snapshotManager().latestSnapshot();
@@ -371,7 +374,7 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     try (Connection c = pg.connect(CATALOG_DATABASE);
         Catalog catalog = LakeCatalogs.open(uncachedCatalogProperties())) {
       String lock = "jdbc." + NAME + "." + name;
-      takeLock(c, lock);
+      takeLock(c, lock, LOSS_LOCK_SECONDS);
       try {
         FileStoreTable table = (FileStoreTable) catalog.getTable(Identifier.create(NAME, name));
         List<SnapshotAudit.Commit> commits =
@@ -623,9 +626,9 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
     Map<String, Long> taken = new TreeMap<>();
     try (Connection c = pg.connect(CATALOG_DATABASE)) {
       for (String table : TABLES) {
-        taken.put(table, takeLock(c, "jdbc." + NAME + "." + table));
+        taken.put(table, takeLock(c, "jdbc." + NAME + "." + table, LOCK_HELD_SECONDS));
       }
-      taken.put(UNLOCKED, takeLock(c, "jdbc." + NAME + "." + UNLOCKED));
+      taken.put(UNLOCKED, takeLock(c, "jdbc." + NAME + "." + UNLOCKED, LOCK_HELD_SECONDS));
     }
     // read after taking the locks: no commit to a locked table can be in flight
     Map<String, Long> before = latestSnapshotIds();
@@ -688,17 +691,17 @@ class S3ConcurrentCommitTest extends PipelineTestBase {
   }
 
   /**
-   * Inserts the lock row, retrying while a committer holds the lock at this moment; returns the
-   * time just before the successful insert.
+   * Inserts the lock row, expiring after {@code seconds}, retrying while a committer holds the lock
+   * at this moment; returns the time just before the successful insert.
    */
-  private static long takeLock(Connection c, String lockId) throws Exception {
+  private static long takeLock(Connection c, String lockId, int seconds) throws Exception {
     for (int attempt = 0; ; attempt++) {
       long now = System.currentTimeMillis();
       try (var ps =
           c.prepareStatement(
               "INSERT INTO paimon_distributed_locks (lock_id, expire_time_seconds) VALUES (?, ?)")) {
         ps.setString(1, lockId);
-        ps.setLong(2, LOCK_HELD_SECONDS);
+        ps.setLong(2, seconds);
         ps.executeUpdate();
         return now;
       } catch (java.sql.SQLException e) {
