@@ -29,6 +29,7 @@ class ChangelakeSinkConfigTest {
 
     assertThat(config.inputFormat()).isEqualTo(InputFormat.AUTO);
     assertThat(config.database()).isEqualTo("default");
+    assertThat(config.commitThreads()).isEqualTo(4);
     assertThat(config.tableNameFormat().toString()).isEqualTo("${topic}");
     assertThat(table.layout().mergeEngine()).isEqualTo(MergeEngine.DEDUPLICATE);
     assertThat(table.layout().buckets()).isEqualTo(4);
@@ -84,6 +85,8 @@ class ChangelakeSinkConfigTest {
         "route.table.format|${table}|Unknown placeholder ${table}",
         "route.regex.rules|(x=>y|invalid regex",
         "commit.interval.ms|10|commit.interval.ms",
+        "commit.threads|0|commit.threads",
+        "commit.threads|65|commit.threads",
       })
   void rejectsBadValuesNamingTheKey(String key, String value, String message) {
     Map<String, String> props = base();

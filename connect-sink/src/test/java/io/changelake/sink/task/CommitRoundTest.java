@@ -335,6 +335,28 @@ class CommitRoundTest {
     assertThat(rows("payments")).containsExactly(values(1, 16L));
   }
 
+  /**
+   * {@code commit.threads=1}: the round's two tables land one after the other on the one committer
+   * thread, and the round reports its position only once both did.
+   */
+  @Test
+  void withOneCommitterThreadEveryTableOfTheRoundLandsBeforeItsPositionIsReported()
+      throws Exception {
+    Map<String, String> props = props(InputShape.ENVELOPE);
+    props.put("commit.threads", "1");
+    ChangelakeSinkTask task = start(props, List.of(PARTITION));
+    task.put(records(InputShape.ENVELOPE, 0, 10));
+    task.dueForCommit();
+    // seals t1 and t2 with the positions up to offset 12
+    task.put(records(InputShape.ENVELOPE, 10, 12));
+
+    assertReportsOnceLanded(task, 12);
+    assertThat(rows("t1")).containsExactly(values(1, 6L));
+    assertThat(rows("t2")).containsExactly(values(1, 6L));
+    task.close(List.of(PARTITION));
+    task.stop();
+  }
+
   @Test
   void aRoundOverTwoPartitionsReportsEachPartitionsLandedPosition() throws Exception {
     TopicPartition p1 = new TopicPartition(PARTITION.topic(), 1);
