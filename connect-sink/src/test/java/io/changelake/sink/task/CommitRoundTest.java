@@ -339,16 +339,19 @@ class CommitRoundTest {
    * {@code commit.threads=1}: the round's two tables land one after the other on the one committer
    * thread, and the round reports its position only once both did.
    */
-  @Test
-  void withOneCommitterThreadEveryTableOfTheRoundLandsBeforeItsPositionIsReported()
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void withOneCommitterThreadEveryTableOfTheRoundLandsBeforeItsPositionIsReported(InputShape shape)
       throws Exception {
-    Map<String, String> props = props(InputShape.ENVELOPE);
+    Map<String, String> props = props(shape);
     props.put("commit.threads", "1");
     ChangelakeSinkTask task = start(props, List.of(PARTITION));
-    task.put(records(InputShape.ENVELOPE, 0, 10));
+    task.put(records(shape, 0, 10));
     task.dueForCommit();
     // seals t1 and t2 with the positions up to offset 12
-    task.put(records(InputShape.ENVELOPE, 10, 12));
+    task.put(records(shape, 10, 12));
 
     assertReportsOnceLanded(task, 12);
     assertThat(rows("t1")).containsExactly(values(1, 6L));
