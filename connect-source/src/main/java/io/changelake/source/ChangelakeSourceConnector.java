@@ -54,7 +54,7 @@ public final class ChangelakeSourceConnector extends SourceConnector {
 
   @Override
   public String version() {
-    return Versions.CONNECTOR_VERSION;
+    return Versions.VERSION;
   }
 
   @Override

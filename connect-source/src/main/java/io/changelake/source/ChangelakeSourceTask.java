@@ -119,7 +119,7 @@ public final class ChangelakeSourceTask extends SourceTask {
 
   @Override
   public String version() {
-    return Versions.CONNECTOR_VERSION;
+    return Versions.VERSION;
   }
 
   @Override

@@ -4,7 +4,7 @@ import io.changelake.schema.PluginVersion;
 
 /** The version of this plugin, as built by Maven. */
 public final class Versions {
-  public static final String CONNECTOR_VERSION = PluginVersion.of(Versions.class);
+  public static final String VERSION = PluginVersion.of(Versions.class);
 
   private Versions() {}
 }

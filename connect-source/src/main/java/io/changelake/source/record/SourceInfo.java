@@ -39,7 +39,7 @@ public record SourceInfo(
 
   Struct toStruct() {
     return new Struct(SCHEMA)
-        .put(Source.VERSION, Versions.CONNECTOR_VERSION)
+        .put(Source.VERSION, Versions.VERSION)
         .put(Source.CONNECTOR, CONNECTOR)
         .put(Source.NAME, connectorName)
         .put(Source.SNAPSHOT, snapshot)

@@ -2,7 +2,10 @@ package io.changelake.e2e.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -24,7 +27,7 @@ final class ConsumptionSampler implements AutoCloseable {
       double secondsInCommits,
       double secondsBetweenCommits,
       double cpuSecondsToReadAll,
-      java.util.Map<String, Double> threadCpuSecondsToReadAll) {
+      Map<String, Double> threadCpuSecondsToReadAll) {
     double duringOverBetween() {
       return eventsPerSecondDuringCommits / eventsPerSecondBetweenCommits;
     }
@@ -47,11 +50,11 @@ final class ConsumptionSampler implements AutoCloseable {
   private final long startNanos;
   private final List<Sample> samples = new ArrayList<>();
   private final Thread thread;
-  private final java.util.Map<Long, Long> threadBaseline = CpuClock.threadCpuBaseline();
-  private final java.util.Map<String, Long> vmThreadBaseline = CpuClock.vmThreadCpuNanos();
+  private final Map<Long, Long> threadBaseline = CpuClock.threadCpuBaseline();
+  private final Map<String, Long> vmThreadBaseline = CpuClock.vmThreadCpuNanos();
   private final long cpuBaseline = CpuClock.processCpuNanos();
   // CPU by thread group when every record had been read: where the cores went while reading
-  private volatile java.util.Map<String, Long> threadCpuAtReadAll;
+  private volatile Map<String, Long> threadCpuAtReadAll;
   private volatile boolean running = true;
 
   /** Starts sampling; {@code startNanos} is when the connector was submitted. */
@@ -84,7 +87,7 @@ final class ConsumptionSampler implements AutoCloseable {
         started[t] = longAttribute(task, "commit-rounds-started-total");
       }
       long cpu = CpuClock.processCpuNanos() - cpuBaseline;
-      if (threadCpuAtReadAll == null && java.util.Arrays.stream(consumed).sum() >= events) {
+      if (threadCpuAtReadAll == null && Arrays.stream(consumed).sum() >= events) {
         threadCpuAtReadAll = threadGroupCpuNanos();
       }
       synchronized (samples) {
@@ -98,8 +101,8 @@ final class ConsumptionSampler implements AutoCloseable {
    * CPU since the start by thread group: this connector's task and committer threads, the other
    * Java threads by name with digits as {@code #}, GC and JIT threads from {@code /proc}.
    */
-  private java.util.Map<String, Long> threadGroupCpuNanos() {
-    java.util.Map<String, Long> groups = new java.util.TreeMap<>();
+  private Map<String, Long> threadGroupCpuNanos() {
+    Map<String, Long> groups = new TreeMap<>();
     CpuClock.otherThreadCpuNanos(List.of(), threadBaseline)
         .forEach(
             (name, nanos) ->
@@ -151,8 +154,8 @@ final class ConsumptionSampler implements AutoCloseable {
         break;
       }
     }
-    java.util.Map<String, Double> threadSeconds = new java.util.TreeMap<>();
-    java.util.Map<String, Long> groups = threadCpuAtReadAll;
+    Map<String, Double> threadSeconds = new TreeMap<>();
+    Map<String, Long> groups = threadCpuAtReadAll;
     if (groups != null) {
       groups.forEach((group, nanos) -> threadSeconds.put(group, nanos / 1e9));
     }
