@@ -298,9 +298,7 @@ final class TableProvisioner {
               + recordKeys
               + "; route the topic to another table, or drop the table so it is re-created");
     }
-    MergeEngine engine =
-        MergeEngine.fromPaimonName(
-            table.options().getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+    MergeEngine engine = MergeEngine.of(table.options());
     if (engine != settings.layout().mergeEngine()) {
       throw new RecordException(
           "Table "

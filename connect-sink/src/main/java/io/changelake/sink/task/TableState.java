@@ -87,12 +87,7 @@ final class TableState {
     this.settings = settings;
     this.pool = pool;
     this.metrics = metrics;
-    this.mergeEngine =
-        MergeEngine.fromPaimonName(
-            writer()
-                .table()
-                .options()
-                .getOrDefault("merge-engine", MergeEngine.DEDUPLICATE.paimonName()));
+    this.mergeEngine = MergeEngine.of(writer().table().options());
     this.groups = SequenceGroups.of(writer().table().options());
   }
 

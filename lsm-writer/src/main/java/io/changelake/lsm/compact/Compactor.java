@@ -172,12 +172,7 @@ public final class Compactor {
   }
 
   private static boolean producesChangelogByFullCompaction(FileStoreTable table) {
-    return ChangelogProducer.FULL_COMPACTION
-        == ChangelogProducer.fromPaimonName(
-            table
-                .options()
-                .getOrDefault(
-                    CoreOptions.CHANGELOG_PRODUCER.key(), ChangelogProducer.NONE.paimonName()));
+    return ChangelogProducer.of(table.options()) == ChangelogProducer.FULL_COMPACTION;
   }
 
   /**

@@ -1,5 +1,8 @@
 package io.changelake.lsm.table;
 
+import java.util.Map;
+import org.apache.paimon.CoreOptions;
+
 /** Paimon changelog producers supported by the platform. */
 public enum ChangelogProducer {
   NONE("none"),
@@ -20,6 +23,12 @@ public enum ChangelogProducer {
   /** The value of Paimon's {@code changelog-producer} table option. */
   public String paimonName() {
     return paimonName;
+  }
+
+  /** The changelog producer a table's options name; Paimon's default, none, when they name none. */
+  public static ChangelogProducer of(Map<String, String> tableOptions) {
+    return fromPaimonName(
+        tableOptions.getOrDefault(CoreOptions.CHANGELOG_PRODUCER.key(), NONE.paimonName()));
   }
 
   /** Parses Paimon's option value, e.g. {@code lookup}. */

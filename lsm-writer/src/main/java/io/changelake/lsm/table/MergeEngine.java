@@ -1,5 +1,8 @@
 package io.changelake.lsm.table;
 
+import java.util.Map;
+import org.apache.paimon.CoreOptions;
+
 /** Paimon merge engines; the first two are first class, the others are passed through. */
 public enum MergeEngine {
   DEDUPLICATE("deduplicate"),
@@ -16,6 +19,14 @@ public enum MergeEngine {
   /** The value of Paimon's {@code merge-engine} table option. */
   public String paimonName() {
     return paimonName;
+  }
+
+  /**
+   * The merge engine a table's options name; Paimon's default, deduplicate, when they name none.
+   */
+  public static MergeEngine of(Map<String, String> tableOptions) {
+    return fromPaimonName(
+        tableOptions.getOrDefault(CoreOptions.MERGE_ENGINE.key(), DEDUPLICATE.paimonName()));
   }
 
   /** Parses Paimon's option value, e.g. {@code partial-update}. */

@@ -69,10 +69,7 @@ final class BufferedVersions {
    */
   static boolean newestVersionIsStored(FileStoreTable table) {
     Map<String, String> options = table.options();
-    MergeEngine engine =
-        MergeEngine.fromPaimonName(
-            options.getOrDefault(
-                CoreOptions.MERGE_ENGINE.key(), MergeEngine.DEDUPLICATE.paimonName()));
+    MergeEngine engine = MergeEngine.of(options);
     if (engine == MergeEngine.DEDUPLICATE) {
       return true;
     }
