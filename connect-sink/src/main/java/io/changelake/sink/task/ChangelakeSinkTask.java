@@ -57,10 +57,6 @@ public final class ChangelakeSinkTask extends SinkTask {
   // how soon put comes back, without records, to report a round that is landing
   private static final long ROUND_POLL_MS = 200;
 
-  // delivered records uncommitted this long, with no commit meanwhile, are warned about (at least;
-  // five commit intervals where those are longer)
-  private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
-
   private ChangelakeSinkConfig config;
   private Catalog catalog;
   private WriterPool pool;
@@ -89,10 +85,7 @@ public final class ChangelakeSinkTask extends SinkTask {
   // to deliver it and delivers records polled anew, which must be written (identity tells them)
   private Set<SinkRecord> failedBatch;
   // delivered records waiting while the committed positions stand still (see warnIfStuck)
-  private Duration stuckAfter;
-  private Map<TopicPartition, Long> stuckAt = Map.of();
-  private long stuckSinceNanos = -1;
-  private boolean stuckWarned;
+  private StuckWatch stuck;
 
   @Override
   public String version() {
@@ -114,7 +107,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     errors = new ErrorHandler(tolerateAll ? context.errantRecordReporter() : null);
     offsets =
         new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
-    stuckAfter = max(STUCK_AFTER, config.commitInterval().multipliedBy(5));
+    stuck = StuckWatch.forCommitInterval(config.commitInterval());
     pipeline =
         new RecordPipeline(
             config,
@@ -451,24 +444,16 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /**
    * Warns, once per stretch, when records delivered to the task stay out of the tables while the
-   * committed positions do not move for {@link #stuckAfter}: rows normally reach the tables within
-   * a commit interval, and a sink that stops committing must not do so silently. Connect asks for
-   * offsets regularly, also while no record arrives, so this runs then too.
+   * committed positions do not move for a while ({@link StuckWatch}). Connect asks for offsets
+   * regularly, also while no record arrives, so this runs then too.
    */
   private void warnIfStuck() {
     Map<TopicPartition, String> waiting = offsets.deliveredNotCommitted();
-    Map<TopicPartition, Long> committedNow = offsets.committedSnapshot();
-    long now = System.nanoTime();
-    if (waiting.isEmpty() || stuckSinceNanos < 0 || !committedNow.equals(stuckAt)) {
-      stuckAt = committedNow;
-      stuckSinceNanos = waiting.isEmpty() ? -1 : now;
-      stuckWarned = false;
+    Optional<Duration> stuckFor =
+        stuck.stuckFor(!waiting.isEmpty(), offsets.committedSnapshot(), System.nanoTime());
+    if (stuckFor.isEmpty()) {
       return;
     }
-    if (stuckWarned || now - stuckSinceNanos < stuckAfter.toNanos()) {
-      return;
-    }
-    stuckWarned = true;
     LOG.warn(
         "Sink task {} of {}: records delivered to it (partition=committed..delivered next offsets"
             + " {}) have not reached the tables for {} s, and nothing was committed meanwhile."
@@ -478,7 +463,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         taskId,
         connector,
         waiting,
-        Duration.ofNanos(now - stuckSinceNanos).toSeconds(),
+        stuckFor.get().toSeconds(),
         offsets.processedSnapshot(),
         tables.values().stream().filter(t -> t.dirty).map(t -> t.id.getFullName()).toList(),
         rounds.inFlight() ? "" : "not ",
@@ -487,11 +472,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** Warns about delivered records uncommitted this long instead, for tests. */
   void stuckAfter(Duration after) {
-    stuckAfter = after;
-  }
-
-  private static Duration max(Duration a, Duration b) {
-    return a.compareTo(b) >= 0 ? a : b;
+    stuck.after(after);
   }
 
   /**
