@@ -153,16 +153,7 @@ public final class PostgresCluster implements AutoCloseable {
 
   /** Starts the (stopped) server on its port and data; returns once it accepts connections. */
   public void restart() {
-    runAsPostgres(
-        bin.resolve("pg_ctl").toString(),
-        "-D",
-        dataDir().toString(),
-        "-l",
-        serverLog().toString(),
-        "-w",
-        "-t",
-        "60",
-        "start");
+    pgCtl("-l", serverLog().toString(), "-w", "-t", "60", "start");
   }
 
   /**
@@ -170,14 +161,14 @@ public final class PostgresCluster implements AutoCloseable {
    * politely), keeping its data: clients see connections refused until {@link #restart}.
    */
   public void stop() {
-    runAsPostgres(
-        bin.resolve("pg_ctl").toString(),
-        "-D",
-        dataDir().toString(),
-        "-m",
-        "immediate",
-        "-w",
-        "stop");
+    pgCtl("-m", "immediate", "-w", "stop");
+  }
+
+  private void pgCtl(String... args) {
+    List<String> command =
+        new ArrayList<>(List.of(bin.resolve("pg_ctl").toString(), "-D", dataDir().toString()));
+    command.addAll(List.of(args));
+    runAsPostgres(command.toArray(String[]::new));
   }
 
   public int port() {
