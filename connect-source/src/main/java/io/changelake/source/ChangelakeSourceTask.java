@@ -308,6 +308,10 @@ public final class ChangelakeSourceTask extends SourceTask {
       }
       return null;
     }
+    // without a transaction: the producer is behind, hold back until it has caught up half way
+    if (transactions.awaitRoom(config.pollInterval().toMillis()) && stopping) {
+      return null;
+    }
     ReadAhead reading;
     synchronized (this) {
       if (stopping) {
@@ -476,6 +480,9 @@ public final class ChangelakeSourceTask extends SourceTask {
   @Override
   public void stop() {
     stopping = true;
+    if (transactions != null) {
+      transactions.release();
+    }
     synchronized (sleeper) {
       sleeper.notifyAll();
     }

@@ -22,8 +22,15 @@ import org.apache.kafka.connect.source.TransactionContext;
  * {@link #MAX_IN_FLIGHT} returned records are not yet acknowledged, {@link #mustWait} ends the open
  * transaction, so a commit never waits for much more than that many records.
  *
- * <p>Used from the task thread only, except {@link #acknowledged} (producer callback thread).
- * Without a transaction context (exactly-once off, or another boundary) it does nothing.
+ * <p>Without a transaction context (exactly-once off, or another boundary) no transaction is
+ * requested, but the task is held back all the same ({@link #awaitRoom}): Connect keeps every
+ * record it sent until Kafka acknowledges it, with its structs and its serialized bytes, and a
+ * producer whose {@code buffer.memory} lets the task run far ahead of the broker keeps thousands of
+ * them alive. Every young collection then copies that backlog and promotes most of it, which costs
+ * more than the waiting does (docs/benchmarks.md, section 4).
+ *
+ * <p>Used from the task thread only, except {@link #acknowledged} (producer callback thread) and
+ * {@link #release} (the thread stopping the task).
  */
 final class SnapshotTransactions {
   /** Records returned by poll and not yet acknowledged by Kafka, at most, before poll waits. */
@@ -33,6 +40,11 @@ final class SnapshotTransactions {
   private final AtomicLong inFlight = new AtomicLong();
   private final long maxOpenNanos;
   private final LongSupplier nanoClock;
+
+  // the task thread waits on this in awaitRoom while waiting is set; acknowledged wakes it
+  private final Object room = new Object();
+  private volatile boolean waiting;
+  private volatile boolean released;
 
   /** When the open transaction got its first record, or -1 when none is open. */
   private long openedAt = -1;
@@ -48,10 +60,10 @@ final class SnapshotTransactions {
    * batch ends it.
    */
   void returning(List<SourceRecord> records, boolean endOfSnapshot) {
+    inFlight.addAndGet(records.size());
     if (context == null) {
       return;
     }
-    inFlight.addAndGet(records.size());
     long now = nanoClock.getAsLong();
     if (!records.isEmpty() && openedAt < 0) {
       openedAt = now;
@@ -63,8 +75,55 @@ final class SnapshotTransactions {
 
   /** Kafka acknowledged (or a transformation dropped) one returned record. */
   void acknowledged() {
-    if (context != null) {
-      inFlight.decrementAndGet();
+    if (inFlight.decrementAndGet() == RESUME_BELOW && waiting) {
+      synchronized (room) {
+        room.notifyAll();
+      }
+    }
+  }
+
+  /** Records not yet acknowledged, below which a task held back by {@link #awaitRoom} goes on. */
+  static final long RESUME_BELOW = MAX_IN_FLIGHT / 2;
+
+  /**
+   * Without a transaction: once {@link #MAX_IN_FLIGHT} returned records are not acknowledged, waits
+   * until no more than {@link #RESUME_BELOW} are, the task stops ({@link #release}), or {@code
+   * maxWaitMillis} have passed (then the task goes on regardless: a record Connect never reports
+   * back must not stop the task). With a transaction, {@link #mustWait} bounds the backlog instead.
+   *
+   * @return true when the task waited
+   */
+  boolean awaitRoom(long maxWaitMillis) throws InterruptedException {
+    if (context != null || released || inFlight.get() < MAX_IN_FLIGHT) {
+      return false;
+    }
+    long deadline = nanoClock.getAsLong() + maxWaitMillis * 1_000_000L;
+    synchronized (room) {
+      waiting = true;
+      try {
+        long left;
+        while (!released
+            && inFlight.get() > RESUME_BELOW
+            && (left = deadline - nanoClock.getAsLong()) > 0) {
+          room.wait(Math.max(1, left / 1_000_000L));
+        }
+      } finally {
+        waiting = false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether the task waits in {@link #awaitRoom} now. */
+  boolean holdingBack() {
+    return waiting;
+  }
+
+  /** The task stops: a wait in {@link #awaitRoom} ends now, and no later one starts. */
+  void release() {
+    released = true;
+    synchronized (room) {
+      room.notifyAll();
     }
   }
 

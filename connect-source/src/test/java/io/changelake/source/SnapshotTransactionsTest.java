@@ -111,4 +111,73 @@ class SnapshotTransactionsTest {
     none.returning(rows(1, (int) SnapshotTransactions.MAX_IN_FLIGHT), false);
     assertThat(none.mustWait()).as("no transaction to bound").isFalse();
   }
+
+  @Test
+  void withoutExactlyOnceATaskFarAheadOfKafkaWaitsUntilHalfOfItsRecordsAreAcknowledged()
+      throws Exception {
+    SnapshotTransactions none =
+        new SnapshotTransactions(null, Duration.ofMillis(1), System::nanoTime);
+    int limit = (int) SnapshotTransactions.MAX_IN_FLIGHT;
+    none.returning(rows(1, limit - 1), false);
+    assertThat(none.awaitRoom(60_000)).as("below the limit").isFalse();
+    none.returning(rows(limit, limit), false);
+
+    java.util.concurrent.CompletableFuture<Boolean> waited =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> awaitRoom(none, 600_000));
+    awaitHoldingBack(none);
+    int acknowledged = 0;
+    while (acknowledged < limit - SnapshotTransactions.RESUME_BELOW - 1) {
+      none.acknowledged();
+      acknowledged++;
+    }
+    Thread.sleep(50);
+    assertThat(waited).as("one record more than half still unacknowledged").isNotDone();
+    none.acknowledged();
+    assertThat(waited.get(1, java.util.concurrent.TimeUnit.MINUTES)).as("waited").isTrue();
+  }
+
+  @Test
+  void aRecordConnectNeverReportsBackDoesNotStopTheTask() throws Exception {
+    SnapshotTransactions none =
+        new SnapshotTransactions(null, Duration.ofMillis(1), System::nanoTime);
+    none.returning(rows(1, (int) SnapshotTransactions.MAX_IN_FLIGHT), false);
+    // nothing is acknowledged: the wait ends after its longest time, and so does every later one
+    assertThat(none.awaitRoom(20)).isTrue();
+    assertThat(none.awaitRoom(20)).isTrue();
+  }
+
+  @Test
+  void stoppingTheTaskEndsItsWaitForKafka() throws Exception {
+    SnapshotTransactions none =
+        new SnapshotTransactions(null, Duration.ofMillis(1), System::nanoTime);
+    none.returning(rows(1, (int) SnapshotTransactions.MAX_IN_FLIGHT), false);
+    java.util.concurrent.CompletableFuture<Boolean> waited =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> awaitRoom(none, 600_000));
+    awaitHoldingBack(none);
+    none.release();
+    assertThat(waited.get(1, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+    assertThat(none.awaitRoom(600_000)).as("no wait once stopping").isFalse();
+  }
+
+  @Test
+  void withExactlyOnceTheTransactionBoundsTheBacklogInstead() throws Exception {
+    transactions.returning(rows(1, (int) SnapshotTransactions.MAX_IN_FLIGHT), false);
+    assertThat(transactions.awaitRoom(600_000)).isFalse();
+    assertThat(transactions.mustWait()).isTrue();
+  }
+
+  private static void awaitHoldingBack(SnapshotTransactions transactions)
+      throws InterruptedException {
+    while (!transactions.holdingBack()) {
+      Thread.sleep(1);
+    }
+  }
+
+  private static boolean awaitRoom(SnapshotTransactions transactions, long maxWaitMillis) {
+    try {
+      return transactions.awaitRoom(maxWaitMillis);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }

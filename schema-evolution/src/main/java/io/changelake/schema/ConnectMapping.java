@@ -1,5 +1,6 @@
 package io.changelake.schema;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -14,9 +15,11 @@ import org.apache.kafka.connect.data.Struct;
 import org.apache.kafka.connect.data.Time;
 import org.apache.kafka.connect.data.Timestamp;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalMap;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.memory.MemorySegment;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataType;
@@ -105,9 +108,29 @@ public final class ConnectMapping {
     if (value != null
         && DebeziumTypes.MICRO_TIME.equals(schema.name())
         && schema.type() == Schema.Type.INT64) {
-      return microsOfTime(value.toString());
+      return microsOfTime(textOf(value));
     }
     return valueOf(field.type(), schema, value);
+  }
+
+  /**
+   * The text of a string value. Paimon's {@code BinaryString.toString} copies the bytes into a
+   * per-thread buffer, decodes them into another and copies the chars into the string; decoding the
+   * bytes where they lie makes the same string (Paimon writes only well-formed UTF-8, and reads
+   * anything else with the JDK's decoder too) in one pass, without the thread-local lookups.
+   */
+  static String textOf(Object value) {
+    if (value instanceof BinaryString text) {
+      MemorySegment[] segments = text.getSegments();
+      if (segments.length == 1 && segments[0].getHeapMemory() != null) {
+        return new String(
+            segments[0].getHeapMemory(),
+            text.getOffset(),
+            text.getSizeInBytes(),
+            StandardCharsets.UTF_8);
+      }
+    }
+    return value.toString();
   }
 
   /** Microseconds of a time the sink wrote as {@code [-]HH:mm:ss.ffffff} (hours may pass 24). */
@@ -184,7 +207,7 @@ public final class ConnectMapping {
     }
     return switch (type.getTypeRoot()) {
       case BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT, FLOAT, DOUBLE -> value;
-      case CHAR, VARCHAR -> value.toString();
+      case CHAR, VARCHAR -> textOf(value);
       case BINARY, VARBINARY -> value;
       case DECIMAL -> ((org.apache.paimon.data.Decimal) value).toBigDecimal();
       case DATE -> new java.util.Date((Integer) value * 86_400_000L);

@@ -19,6 +19,7 @@ import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericArray;
 import org.apache.paimon.data.GenericMap;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.memory.MemorySegment;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.DataTypes;
@@ -268,5 +269,49 @@ class ConnectMappingTest {
   @MethodSource("otherTypes")
   void otherTypesComeBackWidenedLosslessly(DataType type, DataType expected) {
     assertThat(TypeMapping.toPaimon(ConnectMapping.schemaOf(type))).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> texts() {
+    byte[] ascii = "Customer 17 Example-Name".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] mixed =
+        "grüße \"q\" \\ \n\t \uD83D\uDE00 €".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] inLargerArray = new byte[mixed.length + 7];
+    System.arraycopy(mixed, 0, inLargerArray, 5, mixed.length);
+    MemorySegment[] twoSegments = {
+      MemorySegment.wrap(java.util.Arrays.copyOfRange(mixed, 0, 4)),
+      MemorySegment.wrap(java.util.Arrays.copyOfRange(mixed, 4, mixed.length))
+    };
+    return Stream.of(
+        Arguments.of("ascii", BinaryString.fromBytes(ascii)),
+        Arguments.of("empty", BinaryString.fromBytes(new byte[0])),
+        Arguments.of("multi-byte and a surrogate pair", BinaryString.fromBytes(mixed)),
+        Arguments.of(
+            "inside a larger array", BinaryString.fromBytes(inLargerArray, 5, mixed.length)),
+        Arguments.of("over two segments", BinaryString.fromAddress(twoSegments, 0, mixed.length)),
+        // a lone continuation byte, a truncated sequence, an encoded surrogate, an overlong form
+        Arguments.of(
+            "malformed",
+            BinaryString.fromBytes(
+                new byte[] {
+                  'a',
+                  (byte) 0x80,
+                  'b',
+                  (byte) 0xE2,
+                  (byte) 0x82,
+                  'c',
+                  (byte) 0xED,
+                  (byte) 0xA0,
+                  (byte) 0x80,
+                  (byte) 0xC0,
+                  (byte) 0xAF
+                })));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("texts")
+  void stringValuesAreTheTextPaimonDecodes(String name, BinaryString value) {
+    Object mapped = ConnectMapping.valueOf(DataTypes.STRING(), Schema.STRING_SCHEMA, value);
+
+    assertThat(mapped).isEqualTo(value.toString());
   }
 }

@@ -5,8 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.paimon.data.BinaryRow;
+import org.apache.paimon.data.BinaryRowWriter;
+import org.apache.paimon.data.BinaryWriter;
 import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.data.serializer.InternalRowSerializer;
 import org.apache.paimon.io.DataFileMeta;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.TableSchema;
@@ -30,19 +32,26 @@ final class ReadSchema {
   private final FileStoreTable table;
   private final TableRead read;
   private final RowType rowType;
-  private final InternalRowSerializer copier;
   private final InternalRow.FieldGetter[] fieldGetters;
+  // copies are compact binary rows: one byte array per row instead of an object per value (a
+  // generic row boxes every number and copies every string into objects of its own)
+  private final FieldCopier[] copiers;
+  private final BinaryRow copyBuffer;
+  private final BinaryRowWriter copyWriter;
   private final InternalRow.FieldGetter[] keyGetters;
 
   ReadSchema(FileStoreTable table) {
     this.table = table;
     this.read = table.newReadBuilder().newRead();
     this.rowType = table.rowType();
-    this.copier = new InternalRowSerializer(rowType);
     this.fieldGetters = new InternalRow.FieldGetter[rowType.getFieldCount()];
+    this.copiers = new FieldCopier[fieldGetters.length];
     for (int i = 0; i < fieldGetters.length; i++) {
       fieldGetters[i] = InternalRow.createFieldGetter(rowType.getTypeAt(i), i);
+      copiers[i] = copierOf(rowType.getFields().get(i), fieldGetters[i]);
     }
+    this.copyBuffer = new BinaryRow(fieldGetters.length);
+    this.copyWriter = new BinaryRowWriter(copyBuffer);
     List<String> keys = table.schema().primaryKeys();
     this.keyGetters = new InternalRow.FieldGetter[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
@@ -74,15 +83,61 @@ final class ReadSchema {
   }
 
   /**
-   * A copy of {@code row} (readers reuse their rows). A value that does not fit its column (Paimon
-   * casts such values to null behind a non-null flag) fails with an error naming the column.
+   * A copy of {@code row} (readers reuse their rows), as a compact binary row. A value that does
+   * not fit its column (Paimon casts such values to null behind a non-null flag) fails with an
+   * error naming the column.
    */
   InternalRow copy(InternalRow row, long snapshotId, Split split) {
     try {
-      return copier.copy(row);
+      copyWriter.reset();
+      copyWriter.writeRowKind(row.getRowKind());
+      for (int i = 0; i < fieldGetters.length; i++) {
+        if (row.isNullAt(i)) {
+          copyWriter.setNullAt(i);
+        } else {
+          copiers[i].copy(row, copyWriter, i);
+        }
+      }
+      copyWriter.complete();
+      return copyBuffer.copy();
     } catch (RuntimeException e) {
       throw unreadable(row, snapshotId, split, e);
     }
+  }
+
+  /** Copies one non-null field of a row into a binary row being written. */
+  @FunctionalInterface
+  private interface FieldCopier {
+    void copy(InternalRow from, BinaryRowWriter to, int pos);
+  }
+
+  /**
+   * The copier of {@code field}: numbers are copied as they are, not boxed; any other value goes
+   * through its getter, and one that does not fit the column (read as null behind a non-null flag)
+   * fails.
+   */
+  private static FieldCopier copierOf(DataField field, InternalRow.FieldGetter getter) {
+    return switch (field.type().getTypeRoot()) {
+      case BOOLEAN -> (from, to, pos) -> to.writeBoolean(pos, from.getBoolean(pos));
+      case TINYINT -> (from, to, pos) -> to.writeByte(pos, from.getByte(pos));
+      case SMALLINT -> (from, to, pos) -> to.writeShort(pos, from.getShort(pos));
+      case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE ->
+          (from, to, pos) -> to.writeInt(pos, from.getInt(pos));
+      case BIGINT -> (from, to, pos) -> to.writeLong(pos, from.getLong(pos));
+      case FLOAT -> (from, to, pos) -> to.writeFloat(pos, from.getFloat(pos));
+      case DOUBLE -> (from, to, pos) -> to.writeDouble(pos, from.getDouble(pos));
+      default -> {
+        BinaryWriter.ValueSetter setter = BinaryWriter.createValueSetter(field.type());
+        yield (from, to, pos) -> {
+          Object value = getter.getFieldOrNull(from);
+          if (value == null) {
+            throw new IllegalStateException(
+                "column " + field.name() + " is not null but has no value");
+          }
+          setter.setValue(to, pos, value);
+        };
+      }
+    };
   }
 
   boolean sameKey(InternalRow a, InternalRow b) {
