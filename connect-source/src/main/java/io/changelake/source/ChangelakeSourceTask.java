@@ -216,7 +216,6 @@ public final class ChangelakeSourceTask extends SourceTask {
               part,
               table,
               new ChangeRecords(assignment.table(), topic, table.primaryKeys(), settings),
-              connectorName,
               consumerBase,
               config.startPosition(),
               group.restored(),

@@ -55,7 +55,6 @@ final class TablePublisher implements AutoCloseable {
   private final ChangeRecords records;
   private final String consumerId;
   private final int batchSize;
-  private final String connectorName;
   private final FileStoreTable table;
   private final SourceTableMetrics metrics;
   // whether the snapshot being published has produced records so far
@@ -83,7 +82,6 @@ final class TablePublisher implements AutoCloseable {
       TableAssignment assignment,
       FileStoreTable table,
       ChangeRecords records,
-      String connectorName,
       String consumerId,
       StartPosition start,
       Map<Integer, ReaderPosition> restored,
@@ -106,7 +104,6 @@ final class TablePublisher implements AutoCloseable {
             ? ChangelogReader.ALL_BUCKETS
             : ChangelogReader.TRUNCATE_BUCKET;
     this.records = records;
-    this.connectorName = connectorName;
     this.consumerId = consumerId;
     this.batchSize = batchSize;
     this.table = table;
@@ -196,10 +193,10 @@ final class TablePublisher implements AutoCloseable {
         + failure.getMessage()
         + ". Nothing of this table after the last published change is lost: once the table is"
         + " fixed, restart the task (POST /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/tasks/<id>/restart) and it resumes there; to skip the snapshot instead, stop the"
         + " connector and PATCH /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/offsets for each of these partitions to {\"snapshot_id\": "
         + (failure.snapshotId() + 1)
         + ", \"row_offset\": 0, \"full_state\": false}. The task's other tables go on.";
@@ -345,18 +342,18 @@ final class TablePublisher implements AutoCloseable {
         + "): the stored position can no longer be read because Paimon expired its snapshot ("
         + e.getMessage()
         + "). To go on, stop the connector (PUT /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/stop) and either delete its offsets (DELETE /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/offsets: every table starts again from start.position) or move this table to a"
         + " snapshot that still exists (PATCH /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/offsets with {\"offsets\": [{\"partition\": "
         + partitionJson
         + ", \"offset\": {\"snapshot_id\": <id>, \"row_offset\": 0, \"full_state\": false}},"
         + " ... one entry per bucket]}, or \"offset\": null to reset a bucket), then resume it"
         + " (PUT /connectors/"
-        + connectorName
+        + records.connectorName()
         + "/resume). Keep the connector's Paimon consumer ('consumer.id') or retain snapshots"
         + " longer to avoid this.";
   }

@@ -120,7 +120,6 @@ class ReadAheadTest {
             table.primaryKeys(),
             new ChangeRecords.Settings("read-ahead-test", RecordFormat.ENVELOPE, "__op", false)),
         "read-ahead-test",
-        "read-ahead-test",
         new StartPosition.FullThenChanges(),
         Map.of(),
         BATCH,

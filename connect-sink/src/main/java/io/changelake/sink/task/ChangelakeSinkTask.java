@@ -10,9 +10,7 @@ import io.changelake.lsm.write.WriterSettings;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.Versions;
 import io.changelake.sink.config.ChangelakeSinkConfig;
-import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.metrics.SinkMetrics;
-import io.changelake.sink.route.TableRouter;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -109,19 +107,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         new OffsetTracker(config.commitInterval(), config.commitBufferBytes(), taskId, taskCount);
     stuck = StuckWatch.forCommitInterval(config.commitInterval());
     pipeline =
-        new RecordPipeline(
-            config,
-            Decoders.forConfig(config),
-            new TableRouter(
-                config.database(),
-                config.regexRules(),
-                config.tableNameFormat(),
-                config.sanitizeNames()),
-            EvolutionPolicy.from(props),
-            errors,
-            offsets,
-            metrics,
-            users);
+        new RecordPipeline(config, EvolutionPolicy.from(props), errors, offsets, metrics, users);
     tables = pipeline.tables();
     order = pipeline.order();
     failures = new FailurePolicy(outages);

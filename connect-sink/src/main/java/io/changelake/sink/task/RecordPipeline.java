@@ -18,6 +18,7 @@ import io.changelake.sink.config.TruncatePolicy;
 import io.changelake.sink.decode.ChangeEvent;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
 import io.changelake.sink.decode.ChangeEvent.Truncate;
+import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.decode.DecodingException;
 import io.changelake.sink.decode.EnvelopeDecoder;
 import io.changelake.sink.decode.Origin;
@@ -72,18 +73,22 @@ final class RecordPipeline {
   private WriterPool pool;
   private TableProvisioner provisioner;
 
+  /** Decodes and routes as {@code config} says: the decoder and router are built from it here. */
   RecordPipeline(
       ChangelakeSinkConfig config,
-      EnvelopeDecoder decoder,
-      TableRouter router,
       EvolutionPolicy policy,
       ErrorHandler errors,
       OffsetTracker offsets,
       SinkMetrics metrics,
       CommitUsers users) {
     this.config = config;
-    this.decoder = decoder;
-    this.router = router;
+    this.decoder = Decoders.forConfig(config);
+    this.router =
+        new TableRouter(
+            config.database(),
+            config.regexRules(),
+            config.tableNameFormat(),
+            config.sanitizeNames());
     this.policy = policy;
     this.errors = errors;
     this.offsets = offsets;

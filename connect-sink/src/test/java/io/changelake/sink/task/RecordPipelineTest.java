@@ -11,9 +11,7 @@ import io.changelake.lsm.write.WriterPool;
 import io.changelake.lsm.write.WriterSettings;
 import io.changelake.schema.evolution.EvolutionPolicy;
 import io.changelake.sink.config.ChangelakeSinkConfig;
-import io.changelake.sink.decode.Decoders;
 import io.changelake.sink.metrics.SinkMetrics;
-import io.changelake.sink.route.TableRouter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -44,18 +42,7 @@ class RecordPipelineTest {
       LakeTables.createDatabaseIfAbsent(catalog, config.database());
       RecordPipeline pipeline =
           new RecordPipeline(
-              config,
-              Decoders.forConfig(config),
-              new TableRouter(
-                  config.database(),
-                  config.regexRules(),
-                  config.tableNameFormat(),
-                  config.sanitizeNames()),
-              EvolutionPolicy.from(props),
-              new ErrorHandler(null),
-              offsets,
-              metrics,
-              users);
+              config, EvolutionPolicy.from(props), new ErrorHandler(null), offsets, metrics, users);
       pipeline.lake(new RecordPipeline.Lake(catalog, pool, new TableProvisioner(catalog)));
 
       records(0, 6).forEach(pipeline::process);

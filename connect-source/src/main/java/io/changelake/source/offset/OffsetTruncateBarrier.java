@@ -31,32 +31,23 @@ import org.apache.paimon.table.FileStoreTable;
  * So in one topic partition a consumer finds every row before the truncate ahead of it and every
  * row after it behind it, whichever task published them. Only for readers that do not read every
  * bucket of the table; one that does needs no barrier.
+ *
+ * @param table the table
+ * @param id its name (source partitions name it)
+ * @param consumerBase the connector's Paimon consumer id base
+ * @param others the table's buckets this reader does not read
+ * @param offsets the task's view of the connector's stored offsets
  */
-public final class OffsetTruncateBarrier implements TruncateBarrier {
-  private final FileStoreTable table;
-  private final Identifier id;
-  private final String consumerBase;
-  private final Set<Integer> others;
-  private final OffsetStorageReader offsets;
+public record OffsetTruncateBarrier(
+    FileStoreTable table,
+    Identifier id,
+    String consumerBase,
+    Set<Integer> others,
+    OffsetStorageReader offsets)
+    implements TruncateBarrier {
 
-  /**
-   * @param table the table
-   * @param id its name (source partitions name it)
-   * @param consumerBase the connector's Paimon consumer id base
-   * @param others the table's buckets this reader does not read
-   * @param offsets the task's view of the connector's stored offsets
-   */
-  public OffsetTruncateBarrier(
-      FileStoreTable table,
-      Identifier id,
-      String consumerBase,
-      Set<Integer> others,
-      OffsetStorageReader offsets) {
-    this.table = table;
-    this.id = id;
-    this.consumerBase = consumerBase;
-    this.others = Set.copyOf(others);
-    this.offsets = offsets;
+  public OffsetTruncateBarrier {
+    others = Set.copyOf(others);
   }
 
   /** The barrier of a reader of {@code buckets} of a table with {@code bucketCount} buckets. */

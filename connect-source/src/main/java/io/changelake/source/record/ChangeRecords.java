@@ -64,6 +64,11 @@ public final class ChangeRecords {
     return topic;
   }
 
+  /** The connector the records are published by ({@link Settings#connectorName}). */
+  public String connectorName() {
+    return settings.connectorName();
+  }
+
   /**
    * Appends the records of one change to {@code out}: one event, and a tombstone after a delete
    * when configured.
