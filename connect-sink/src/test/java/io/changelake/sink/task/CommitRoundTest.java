@@ -143,6 +143,37 @@ class CommitRoundTest {
   }
 
   /**
+   * A round due by time while the previous one lands does not hold up {@code put}: the batch is
+   * consumed, and the round starts once the previous one landed, carrying every row read
+   * meanwhile.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aRoundDueWhileAnotherLandsStartsAfterItAndPutReadsOnMeanwhile(InputShape shape)
+      throws Exception {
+    ChangelakeSinkTask task = start(shape);
+    CountDownLatch committer = task.holdCommitter();
+    try {
+      task.put(records(shape, 0, 10));
+      task.dueForCommit();
+      // seals t1 and t2 up to offset 12; their commits are held
+      task.put(records(shape, 10, 12));
+      // the next round is due now, with the first one still in flight
+      task.dueForCommit();
+      assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
+    } finally {
+      committer.countDown();
+    }
+    // the round due meanwhile follows the landed one, with the rows read while it landed
+    assertReportsOnceLanded(task, 16);
+    assertThat(rows("t1")).containsExactly(values(1, 8L));
+    assertThat(rows("t2")).containsExactly(values(1, 8L));
+    task.stop();
+  }
+
+  /**
    * The task's commit-rounds-started-total and commit-rounds-total, read from JMX as a monitoring
    * tool (or the benchmark's sampler) reads them: their difference is the round in flight, whether
    * it flushes and lands on the committer threads or not.
