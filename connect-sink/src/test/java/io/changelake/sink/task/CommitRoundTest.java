@@ -144,8 +144,7 @@ class CommitRoundTest {
 
   /**
    * A round due by time while the previous one lands does not hold up {@code put}: the batch is
-   * consumed, and the round starts once the previous one landed, carrying every row read
-   * meanwhile.
+   * consumed, and the round starts once the previous one landed, carrying every row read meanwhile.
    */
   @ParameterizedTest
   @EnumSource(
