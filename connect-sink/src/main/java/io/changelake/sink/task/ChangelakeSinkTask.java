@@ -254,7 +254,12 @@ public final class ChangelakeSinkTask extends SinkTask {
     for (SinkRecord record : records) {
       pipeline.process(record);
     }
-    if (offsets.commitDue(pool.bufferedBytes())) {
+    committed |= applyLanded(rounds.poll());
+    long buffered = pool.bufferedBytes();
+    // a round due by time while one lands waits for it off the task thread: this thread reads on
+    // and starts it in the first put after the landing; only a full buffer waits here, which
+    // bounds what is buffered besides the round in flight
+    if (offsets.commitDue(buffered) && (!rounds.inFlight() || offsets.bufferFull(buffered))) {
       startRound("due in put");
     }
     if (rounds.inFlight()) {

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * landed are the round's positions committed (applied by the task thread, which alone touches the
  * offsets): a crash at any point replays from what the tables hold.
  *
- * <p>At most one round is in flight: the next one waits for it ({@link #start} blocks), which
- * bounds what is sealed but not committed to one writer generation per table, sharing the task's
- * write buffer with the generation taking rows.
+ * <p>At most one round is in flight: the next one starts only once it has landed ({@link #start}
+ * refuses otherwise; the task starts a round due meanwhile in its first {@code put} after the
+ * landing, reading on until then), which bounds what is sealed but not committed to one writer
+ * generation per table, sharing the task's write buffer with the generation taking rows.
  *
  * <p>Not thread-safe: the task thread calls every method; the committer threads only land.
  */

@@ -150,7 +150,12 @@ final class OffsetTracker {
   }
 
   boolean commitDue(long bufferedBytes) {
-    return bufferedBytes >= bufferBytes || intervalElapsed();
+    return bufferFull(bufferedBytes) || intervalElapsed();
+  }
+
+  /** Whether {@code bufferedBytes} reached commit.buffer.bytes. */
+  boolean bufferFull(long bufferedBytes) {
+    return bufferedBytes >= bufferBytes;
   }
 
   /** True when records were processed since the last commit round. */

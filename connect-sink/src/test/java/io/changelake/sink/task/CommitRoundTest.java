@@ -101,6 +101,16 @@ class CommitRoundTest {
     assertThat(task.preCommit(ASKED)).as("nothing committed is reported").isEmpty();
   }
 
+  /**
+   * Puts offsets 0 to 10, makes the round due and puts offsets 10 to 12: that put seals t1 and t2
+   * with the positions up to offset 12 (their landing held when the committer is).
+   */
+  private static void sealRoundToOffset12(ChangelakeSinkTask task, InputShape shape) {
+    task.put(records(shape, 0, 10));
+    task.dueForCommit();
+    task.put(records(shape, 10, 12));
+  }
+
   /** Waits until the round landed, then requires exactly its position to be reported. */
   private static void assertReportsOnceLanded(ChangelakeSinkTask task, long position) {
     await()
@@ -121,10 +131,7 @@ class CommitRoundTest {
     ChangelakeSinkTask task = start(shape);
     CountDownLatch committer = task.holdCommitter();
     try {
-      task.put(records(shape, 0, 10));
-      task.dueForCommit();
-      // this put seals t1 and t2 with the positions up to offset 12; their commits are held
-      task.put(records(shape, 10, 12));
+      sealRoundToOffset12(task, shape);
 
       // the task is not blocked by the round: the next batch is consumed while it is in flight
       assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
@@ -140,6 +147,33 @@ class CommitRoundTest {
     task.stop();
     assertThat(rows("t1")).containsExactly(values(1, 8L));
     assertThat(rows("t2")).containsExactly(values(1, 8L));
+  }
+
+  /**
+   * A round due by time while the previous one lands does not hold up {@code put}: the batch is
+   * consumed, and the round starts once the previous one landed, carrying every row read meanwhile.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aRoundDueWhileAnotherLandsStartsAfterItAndPutReadsOnMeanwhile(InputShape shape)
+      throws Exception {
+    ChangelakeSinkTask task = start(shape);
+    CountDownLatch committer = task.holdCommitter();
+    try {
+      sealRoundToOffset12(task, shape);
+      // the next round is due now, with the first one still in flight
+      task.dueForCommit();
+      assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
+    } finally {
+      committer.countDown();
+    }
+    // the round due meanwhile follows the landed one, with the rows read while it landed
+    assertReportsOnceLanded(task, 16);
+    assertThat(rows("t1")).containsExactly(values(1, 8L));
+    assertThat(rows("t2")).containsExactly(values(1, 8L));
+    task.stop();
   }
 
   /**
@@ -163,10 +197,7 @@ class CommitRoundTest {
       assertThat(rounds(mbean)).as("started, ended before any round").containsExactly(0L, 0L);
       CountDownLatch committer = task.holdCommitter();
       try {
-        task.put(records(shape, 0, 10));
-        task.dueForCommit();
-        // seals t1 and t2; their flush and commit are held on the committer threads
-        task.put(records(shape, 10, 12));
+        sealRoundToOffset12(task, shape);
         assertThat(rounds(mbean)).as("one round in flight").containsExactly(1L, 0L);
         assertReadsOnWhileTheRoundIsInFlight(task, shape, "t1");
         assertThat(rounds(mbean)).as("still in flight while rows are read").containsExactly(1L, 0L);
@@ -282,10 +313,7 @@ class CommitRoundTest {
     ChangelakeSinkTask crashed = start(shape);
     CountDownLatch committer = crashed.holdCommitter();
     try {
-      crashed.put(records(shape, 0, 10));
-      crashed.dueForCommit();
-      // sealed: the rows are not in any snapshot yet; then the worker dies
-      crashed.put(records(shape, 10, 12));
+      sealRoundToOffset12(crashed, shape);
       assertThat(rows("t1")).isEmpty();
 
       // Connect never heard of any of it: the next task gets everything again, and two more
@@ -315,9 +343,7 @@ class CommitRoundTest {
     ChangelakeSinkTask task = start(props, List.of(PARTITION));
     CountDownLatch committer = task.holdCommitter();
     try {
-      task.put(records(shape, 0, 10));
-      task.dueForCommit();
-      task.put(records(shape, 10, 12));
+      sealRoundToOffset12(task, shape);
       // no position in the records, yet the sink's sequence columns order the table (the
       // partition's highest position reached, then the Kafka offset): two generations are safe
       assertThat(tableOptions("payments"))
@@ -348,10 +374,7 @@ class CommitRoundTest {
     Map<String, String> props = props(shape);
     props.put("commit.threads", "1");
     ChangelakeSinkTask task = start(props, List.of(PARTITION));
-    task.put(records(shape, 0, 10));
-    task.dueForCommit();
-    // seals t1 and t2 with the positions up to offset 12
-    task.put(records(shape, 10, 12));
+    sealRoundToOffset12(task, shape);
 
     assertReportsOnceLanded(task, 12);
     assertThat(rows("t1")).containsExactly(values(1, 6L));

@@ -365,7 +365,7 @@ final class PooledTableWriter implements TableWriter {
         committedId = newestId;
       }
       try {
-        commit.filterAndCommitMultiple(pending);
+        commit.filterAndCommitMultiple(pending, checksAppendedFiles(hasFiles, attempt));
       } catch (RuntimeException e) {
         throw LakeException.wrap(
             describeCommit(committedId)
@@ -397,6 +397,21 @@ final class PooledTableWriter implements TableWriter {
       }
     }
     return new CommitResult(identifier, committedId, snapshotId, rows, bytes);
+  }
+
+  /**
+   * Whether Paimon's conflict check reads the table's file entries before committing the pending
+   * files. The files of this commit's first attempt were just written by a writer that never
+   * compacts: new level-0 files delete nothing and cannot conflict. Paimon's own streaming
+   * committer (Flink's {@code StoreCommitter}) commits them without the check and checks only
+   * committables restored from older state; here, likewise, only a retry (a commit that failed
+   * before, or was renumbered past another instance) is checked. The check reads every manifest of
+   * the table's changed partitions through Paimon's JVM-wide manifest-read pool: at 100 tables
+   * committed every second it was the committer threads' longest wait (see docs/benchmarks.md,
+   * issue 14).
+   */
+  private boolean checksAppendedFiles(boolean hasFiles, int attempt) {
+    return !(hasFiles && attempt == 1 && pending.size() == 1);
   }
 
   /**
