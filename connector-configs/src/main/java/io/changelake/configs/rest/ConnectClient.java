@@ -23,6 +23,8 @@ import java.util.function.Consumer;
 public final class ConnectClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(90);
+  // the message of Connect's RebalanceNeededException, which it answers with 500
+  private static final String REBALANCE_EXPECTED = "a rebalance is expected";
 
   private final ConnectEndpoint endpoint;
   private final HttpClient http;
@@ -200,12 +202,14 @@ public final class ConnectClient {
       try {
         return exchangeOnce(method, path, body);
       } catch (ConnectRestException e) {
-        if (e.status() != 409 || attempt >= retry.attempts()) {
+        if (!e.rebalancing() || attempt >= retry.attempts()) {
           throw e;
         }
         Duration pause = retry.backoffAfter(attempt);
         notices.accept(
-            "Kafka Connect is rebalancing (409 on "
+            "Kafka Connect is rebalancing ("
+                + e.status()
+                + " on "
                 + method
                 + " "
                 + path
@@ -247,6 +251,7 @@ public final class ConnectClient {
               : parse(response.body());
       if (response.statusCode() >= 400) {
         String message = parsed.path("message").asText("");
+        boolean rebalancing = rebalancing(response.statusCode(), message);
         throw new ConnectRestException(
             response.statusCode(),
             method
@@ -255,7 +260,8 @@ public final class ConnectClient {
                 + " answered "
                 + response.statusCode()
                 + (message.isEmpty() ? "" : ": " + message)
-                + hint(response.statusCode()));
+                + hint(response.statusCode(), rebalancing),
+            rebalancing);
       }
       return new Answer(response.statusCode(), parsed);
     } catch (IOException e) {
@@ -282,7 +288,21 @@ public final class ConnectClient {
     }
   }
 
-  private String hint(int status) {
+  /**
+   * Connect refuses a call it has not applied while it rebalances: with 409, or, for calls it does
+   * not forward to the leader (reads such as {@code GET /connectors/{name}/config} since Kafka
+   * 3.x), with 500 and the message of its {@code RebalanceNeededException}.
+   */
+  private static boolean rebalancing(int status, String message) {
+    return status == 409 || (status == 500 && message.contains(REBALANCE_EXPECTED));
+  }
+
+  private String hint(int status, boolean rebalancing) {
+    if (status != 409 && rebalancing) {
+      return " (still refused after "
+          + retry.attempts()
+          + " attempts: a rebalance is expected; check the workers' logs, then retry)";
+    }
     return switch (status) {
       case 401 -> " (give --user and --password, or check them)";
       case 403 -> " (the user lacks permission for this call)";

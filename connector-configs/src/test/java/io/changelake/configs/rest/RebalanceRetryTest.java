@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Calls answered with 409 while Connect rebalances are retried with a bounded backoff. */
@@ -54,6 +55,54 @@ class RebalanceRetryTest {
           .contains("still 409 after 3 attempts");
       assertThat(connect.requests()).hasSize(3);
       assertThat(notices).hasSize(2);
+    }
+  }
+
+  @Test
+  void aReadAnswered500BecauseARebalanceIsExpectedIsRetriedToo() throws Exception {
+    // Connect 3.x/4.x answer GET /connectors/{name}/config with 500 and the message of its
+    // RebalanceNeededException right after a connector was created (seen in CliAgainstConnectTest:
+    // plan straight after deploy --no-wait printed nothing)
+    List<String> notices = new ArrayList<>();
+    try (FakeConnect connect =
+        new FakeConnect(
+            n ->
+                n == 1
+                    ? new FakeConnect.Answer(
+                        500,
+                        "{\"error_code\":500,\"message\":\"Request cannot be completed because"
+                            + " a rebalance is expected\"}")
+                    : new FakeConnect.Answer(200, "{\"topic\":\"orders\"}"))) {
+
+      assertThat(client(connect, notices).config("orders")).hasValue(Map.of("topic", "orders"));
+      assertThat(connect.requests()).hasSize(2);
+      assertThat(notices)
+          .containsExactly(
+              "Kafka Connect is rebalancing (500 on GET /connectors/orders/config): retrying in"
+                  + " 10 ms (attempt 2 of 3)");
+    }
+  }
+
+  @Test
+  void stillExpectingARebalanceAfterTheLastAttemptTheErrorSaysSo() throws Exception {
+    try (FakeConnect connect =
+        new FakeConnect(
+            n ->
+                new FakeConnect.Answer(
+                    500,
+                    "{\"message\":\"Request cannot be completed because a rebalance is"
+                        + " expected\"}"))) {
+
+      ConnectRestException e =
+          catchThrowableOfType(
+              ConnectRestException.class,
+              () -> client(connect, new ArrayList<>()).config("orders"));
+
+      assertThat(e.status()).isEqualTo(500);
+      assertThat(e.getMessage())
+          .contains("answered 500: Request cannot be completed because a rebalance is expected")
+          .contains("still refused after 3 attempts: a rebalance is expected");
+      assertThat(connect.requests()).hasSize(3);
     }
   }
 
