@@ -14,6 +14,7 @@ import io.changelake.sink.metrics.SinkMetrics;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,10 @@ public final class ChangelakeSinkTask extends SinkTask {
   // rewound positions. Unless a rebalance took its records out first: Connect then stops waiting
   // to deliver it and delivers records polled anew, which must be written (identity tells them)
   private Set<SinkRecord> failedBatch;
+  // the rewind of a failure in preCommit, handed to Connect in the next put: Connect calls
+  // preCommit and then close for partitions it revokes, and at its next poll seeks every partition
+  // a rewind names, assigned or not (a partition gone fails the task: "No current assignment")
+  private Map<TopicPartition, Long> pendingRewind;
   // delivered records waiting while the committed positions stand still (see warnIfStuck)
   private StuckWatch stuck;
 
@@ -190,6 +195,9 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (fenced != null) {
       throw fenced;
     }
+    if (pendingRewind != null && !rewindPending(records)) {
+      return;
+    }
     if (failedBatch != null) {
       boolean redelivery = records.stream().allMatch(failedBatch::contains);
       failedBatch = null;
@@ -239,6 +247,35 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
   }
 
+  /**
+   * Hands the rewind of a failure in preCommit to Connect, without the partitions closed since.
+   * Records of a partition that start after its rewind position were polled before the rewind and
+   * would leave a gap: then the whole batch is read again (its partitions from its first records
+   * where the rewind does not name them) and false is returned; otherwise the batch is processed.
+   */
+  private boolean rewindPending(Collection<SinkRecord> records) {
+    Map<TopicPartition, Long> rewind = pendingRewind;
+    pendingRewind = null;
+    Map<TopicPartition, Long> firsts = new HashMap<>();
+    for (SinkRecord record : records) {
+      firsts.putIfAbsent(
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition()),
+          record.originalKafkaOffset());
+    }
+    boolean gap =
+        firsts.entrySet().stream()
+            .anyMatch(f -> rewind.containsKey(f.getKey()) && f.getValue() > rewind.get(f.getKey()));
+    if (gap) {
+      firsts.forEach(rewind::putIfAbsent);
+    } else {
+      rewind.keySet().removeAll(firsts.keySet());
+    }
+    if (!rewind.isEmpty()) {
+      context.offset(rewind);
+    }
+    return !gap;
+  }
+
   /** Processes the records, then commits if due; true when it committed. */
   private boolean putRecords(Collection<SinkRecord> records) {
     if (catalog == null) {
@@ -286,13 +323,26 @@ public final class ChangelakeSinkTask extends SinkTask {
    */
   private RuntimeException onFailure(
       RuntimeException error, String doing, Collection<SinkRecord> batch) {
+    return onFailure(error, doing, batch, false);
+  }
+
+  /**
+   * @param deferRewind hand the rewind to Connect in the next put (a failure in preCommit, which
+   *     Connect also calls for partitions it is revoking)
+   */
+  private RuntimeException onFailure(
+      RuntimeException error, String doing, Collection<SinkRecord> batch, boolean deferRewind) {
     FailurePolicy.Decision decision = failures.onFailure(error, doing);
     if (decision instanceof FailurePolicy.Decision.Fail fail) {
       return new ConnectException(fail.message(), error);
     }
     OutageTracker.Decision.Retry retry = ((FailurePolicy.Decision.Retry) decision).outage();
     Map<TopicPartition, Long> rewind = discardUncommitted();
-    context.offset(rewind);
+    if (deferRewind) {
+      pendingRewind = new HashMap<>(rewind);
+    } else {
+      context.offset(rewind);
+    }
     context.timeout(retry.backoff().toMillis());
     if (batch != null) {
       failedBatch = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -419,7 +469,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       } catch (RuntimeException e) {
         // throwing would make Connect rewind to its own last committed offsets; the task's
         // rewind is the same, and keeps the retry bookkeeping in one place
-        RuntimeException failure = onFailure(e, "committing the tables", null);
+        RuntimeException failure = onFailure(e, "committing the tables", null, true);
         if (!(failure instanceof RetriableException)) {
           // Connect rewinds to the offsets last reported and keeps the task running
           abandonUncommitted(failure);
@@ -531,6 +581,9 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     offsets.forget(partitions);
     order.forget(partitions);
+    if (pendingRewind != null) {
+      pendingRewind.keySet().removeAll(partitions);
+    }
     tables.values().forEach(TableState::forgetContained);
   }
 

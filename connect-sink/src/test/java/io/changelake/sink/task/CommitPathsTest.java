@@ -158,6 +158,43 @@ class CommitPathsTest {
     assertThat(sums("t2")).containsExactly(values(1, 6L));
   }
 
+  @Test
+  void aCommitThatFailedTransientlyWhilePartitionsAreRevokedRewindsNoneOfThem() throws Exception {
+    // Connect calls preCommit and then close for the partitions it revokes, and at its next poll
+    // seeks every partition the task asked to rewind: one no longer assigned fails the task ("No
+    // current assignment for partition", seen in OutageTest during an object-store outage)
+    Context context = new Context(null);
+    ChangelakeSinkTask task = start(props(), context);
+    task.put(records(0, 10));
+    try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
+      assertThat(commit(task)).doesNotContainKey(PARTITION);
+    }
+    task.close(List.of(PARTITION));
+    task.put(List.of());
+
+    assertThat(context.rewinds).noneMatch(rewind -> rewind.containsKey(PARTITION));
+  }
+
+  @Test
+  void aCommitThatFailedTransientlyInPreCommitRewindsInTheNextPutWhenItsRecordsLeaveAGap()
+      throws Exception {
+    Context context = new Context(null);
+    ChangelakeSinkTask task = start(props(), context);
+    task.put(records(0, 10));
+    try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
+      assertThat(commit(task)).doesNotContainKey(PARTITION);
+    }
+    // polled before the rewind took effect: records 10..11 would leave 0..9 unwritten
+    task.put(records(10, 12));
+    assertThat(context.rewinds).containsExactly(Map.of(PARTITION, 0L));
+
+    // Connect seeks back and delivers everything again
+    task.put(records(0, 12));
+    assertThat(commit(task)).containsEntry(PARTITION, new OffsetAndMetadata(12));
+    assertThat(sums("t1")).containsExactly(values(1, 6L));
+    assertThat(sums("t2")).containsExactly(values(1, 6L));
+  }
+
   // shapes that name their table, routed by ${source.table} as props() does
   @ParameterizedTest
   @EnumSource(
@@ -338,6 +375,8 @@ class CommitPathsTest {
   static final class Context implements SinkTaskContext {
     private final Future<Void> outcome;
     final List<SinkRecord> reported = new ArrayList<>();
+    // every rewind asked for, as Connect would seek them at its next poll
+    final List<Map<TopicPartition, Long>> rewinds = new ArrayList<>();
 
     Context(Future<Void> outcome) {
       this.outcome = outcome;
@@ -349,10 +388,14 @@ class CommitPathsTest {
     }
 
     @Override
-    public void offset(Map<TopicPartition, Long> offsets) {}
+    public void offset(Map<TopicPartition, Long> offsets) {
+      rewinds.add(Map.copyOf(offsets));
+    }
 
     @Override
-    public void offset(TopicPartition tp, long offset) {}
+    public void offset(TopicPartition tp, long offset) {
+      rewinds.add(Map.of(tp, offset));
+    }
 
     @Override
     public void timeout(long timeoutMs) {}
