@@ -80,15 +80,23 @@ class ChangelakeSinkTaskTest {
    * offset is always the same change (LSN 1000 + offset), as a replayed topic is.
    */
   static List<SinkRecord> records(InputShape shape, int from, int to) {
+    return records(shape, PARTITION.partition(), from, to);
+  }
+
+  /**
+   * As {@link #records(InputShape, int, int)}, in partition {@code partition} of topic payments,
+   * each adding 1 to account 1 + partition.
+   */
+  static List<SinkRecord> records(InputShape shape, int partition, int from, int to) {
     List<SinkRecord> records = new ArrayList<>();
     for (int offset = from; offset < to; offset++) {
       DebeziumTable table = offset % 2 == 0 ? T1 : T2;
       records.add(
           table
-              .create(table.row(1, 1L))
+              .create(table.row(1 + partition, 1L))
               .atLsn(1000L + offset)
               .atSourceTsMs(SOURCE_TS_MS + offset)
-              .toSinkRecord(shape, PARTITION.partition(), offset));
+              .toSinkRecord(shape, partition, offset));
     }
     return records;
   }

@@ -175,6 +175,53 @@ class CommitPathsTest {
     assertThat(context.rewinds).noneMatch(rewind -> rewind.containsKey(PARTITION));
   }
 
+  // shapes that name their table, routed by ${source.table} as props() does
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS"})
+  void aCommitThatFailedTransientlyWhileOneOfTwoPartitionsIsRevokedRewindsOnlyTheOneKept(
+      InputShape shape) throws Exception {
+    TopicPartition revoked = new TopicPartition(PARTITION.topic(), 1);
+    Map<String, String> props = props();
+    props.putAll(InputShapes.sinkConfig(shape));
+    Context context = new Context(null);
+    ChangelakeSinkTask task = start(props, context);
+    task.open(List.of(revoked));
+    List<SinkRecord> batch = new ArrayList<>(records(shape, 0, 10));
+    batch.addAll(records(shape, revoked.partition(), 0, 6));
+    task.put(batch);
+    try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
+      task.dueForCommit();
+      assertThat(
+              task.preCommit(
+                  Map.of(PARTITION, new OffsetAndMetadata(0), revoked, new OffsetAndMetadata(0))))
+          .doesNotContainKeys(PARTITION, revoked);
+    }
+    // Connect revokes partition 1 after that preCommit; the task that gets it reads it from the
+    // positions the tables hold, so only partition 0 is rewound, in the next put
+    task.close(List.of(revoked));
+    task.put(List.of());
+    assertThat(context.rewinds).containsExactly(Map.of(PARTITION, 0L));
+
+    // Connect seeks partition 0 back and delivers it again; t1 had landed partition 1's rows
+    task.put(records(shape, 0, 12));
+    assertThat(commit(task)).containsEntry(PARTITION, new OffsetAndMetadata(12));
+    // the task that gets partition 1 reads it from the last reported position (none) and skips
+    // what t1 already holds
+    Map<String, String> other = new HashMap<>(props);
+    other.put(ChangelakeSinkTask.TASK_ID, "1");
+    ChangelakeSinkTask owner = start(other, new Context(null));
+    owner.open(List.of(revoked));
+    owner.put(records(shape, revoked.partition(), 0, 6));
+    owner.dueForCommit();
+    assertThat(owner.preCommit(Map.of(revoked, new OffsetAndMetadata(0))))
+        .containsEntry(revoked, new OffsetAndMetadata(6));
+
+    assertThat(sums("t1")).containsExactlyInAnyOrder(values(1, 6L), values(2, 3L));
+    assertThat(sums("t2")).containsExactlyInAnyOrder(values(1, 6L), values(2, 3L));
+  }
+
   @Test
   void aCommitThatFailedTransientlyInPreCommitRewindsInTheNextPutWhenItsRecordsLeaveAGap()
       throws Exception {
