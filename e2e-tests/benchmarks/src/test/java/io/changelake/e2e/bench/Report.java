@@ -298,12 +298,17 @@ final class Report {
     double max = Double.NaN;
     for (int run = 1; run <= Math.max(sa.n(), sb.n()); run++) {
       double r = results.value(mA, a, metricA, run) / results.value(mB, b, metricB, run);
-      if (!Double.isNaN(r)) {
+      // a zero denominator (e.g. no reads between rounds when a round is always in flight) makes
+      // no ratio: it reads "not measured", not "Infinity"
+      if (Double.isFinite(r)) {
         min = Double.isNaN(min) ? r : Math.min(min, r);
         max = Double.isNaN(max) ? r : Math.max(max, r);
       }
     }
     double ofMedians = sa.median() / sb.median();
+    if (!Double.isFinite(ofMedians)) {
+      ofMedians = Double.NaN;
+    }
     if (Double.isNaN(min)) {
       min = ofMedians;
       max = ofMedians;
