@@ -216,10 +216,8 @@ public final class ChangelakeSourceTask extends SourceTask {
               part,
               table,
               new ChangeRecords(assignment.table(), topic, table.primaryKeys(), settings),
-              consumerBase,
-              config.startPosition(),
+              new TablePublisher.Reading(consumerBase, config.startPosition(), config.batchSize()),
               group.restored(),
-              config.batchSize(),
               metrics.table(TableNames.format(assignment.table())),
               OffsetTruncateBarrier.of(
                   table, assignment.table(), consumerBase, buckets, bucketCount, offsetReader));

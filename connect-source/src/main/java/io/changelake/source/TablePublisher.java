@@ -53,15 +53,13 @@ final class TablePublisher implements AutoCloseable {
 
   private final TruncateBarrier barrier;
   private final ChangeRecords records;
-  private final String consumerId;
-  private final int batchSize;
+  private final Reading reading;
   private final FileStoreTable table;
   private final SourceTableMetrics metrics;
   // whether the snapshot being published has produced records so far
   private boolean snapshotHasRecords;
   // null after a failure: the next poll opens a new one just after the last change returned
   private ChangelogReader reader;
-  private final StartPosition start;
 
   /** Where a reader opened after a failure resumes, per bucket key (empty: the start position). */
   private Map<Integer, ReaderPosition> resumeFrom;
@@ -82,10 +80,8 @@ final class TablePublisher implements AutoCloseable {
       TableAssignment assignment,
       FileStoreTable table,
       ChangeRecords records,
-      String consumerId,
-      StartPosition start,
+      Reading reading,
       Map<Integer, ReaderPosition> restored,
-      int batchSize,
       SourceTableMetrics metrics,
       TruncateBarrier barrier) {
     this.assignment = assignment;
@@ -104,19 +100,29 @@ final class TablePublisher implements AutoCloseable {
             ? ChangelogReader.ALL_BUCKETS
             : ChangelogReader.TRUNCATE_BUCKET;
     this.records = records;
-    this.consumerId = consumerId;
-    this.batchSize = batchSize;
+    this.reading = reading;
     this.table = table;
-    this.start = start;
     this.resumeFrom = restored;
-    this.reader = open(start, restored);
+    this.reader = open(restored);
   }
 
-  private ChangelogReader open(StartPosition start, Map<Integer, ReaderPosition> restored) {
+  /**
+   * How this publisher's readers read, whichever opens them (the first or one after a failure): the
+   * consumer id they register under (before the bucket suffix), where a bucket without a restored
+   * position starts, and the changes per batch.
+   */
+  record Reading(String consumerId, StartPosition start, int batchSize) {}
+
+  private ChangelogReader open(Map<Integer, ReaderPosition> restored) {
     try {
       ChangelogReader opened =
           new ChangelogReader(
-              table, consumerId, assignment.buckets().buckets(), start, restored, batchSize);
+              table,
+              reading.consumerId(),
+              assignment.buckets().buckets(),
+              reading.start(),
+              restored,
+              reading.batchSize());
       opened.truncateBarrier(barrier);
       return opened;
     } catch (PositionExpiredException e) {
@@ -131,7 +137,7 @@ final class TablePublisher implements AutoCloseable {
 
   /** The Paimon consumer id of this publisher's reader. */
   String consumerId() {
-    return ChangelogReader.consumerIdFor(consumerId, assignment.buckets().buckets());
+    return ChangelogReader.consumerIdFor(reading.consumerId(), assignment.buckets().buckets());
   }
 
   String topic() {
@@ -151,7 +157,7 @@ final class TablePublisher implements AutoCloseable {
       return Optional.empty();
     }
     if (reader == null) {
-      reader = open(start, resumeFrom);
+      reader = open(resumeFrom);
     }
     try {
       Optional<ChangeBatch> batch = reader.poll();

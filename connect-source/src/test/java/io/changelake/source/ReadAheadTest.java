@@ -119,10 +119,8 @@ class ReadAheadTest {
             "cl.db.items",
             table.primaryKeys(),
             new ChangeRecords.Settings("read-ahead-test", RecordFormat.ENVELOPE, "__op", false)),
-        "read-ahead-test",
-        new StartPosition.FullThenChanges(),
+        new TablePublisher.Reading("read-ahead-test", new StartPosition.FullThenChanges(), BATCH),
         Map.of(),
-        BATCH,
         metrics.table("db.items"),
         TruncateBarrier.NONE);
   }

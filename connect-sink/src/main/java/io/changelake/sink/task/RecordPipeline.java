@@ -14,6 +14,7 @@ import io.changelake.schema.evolution.EvolutionResult;
 import io.changelake.schema.evolution.SchemaEvolutionException;
 import io.changelake.schema.evolution.SchemaEvolver;
 import io.changelake.sink.config.ChangelakeSinkConfig;
+import io.changelake.sink.config.TableSettings;
 import io.changelake.sink.config.TruncatePolicy;
 import io.changelake.sink.decode.ChangeEvent;
 import io.changelake.sink.decode.ChangeEvent.RowChange;
@@ -418,25 +419,20 @@ final class RecordPipeline {
   private TableState table(Identifier id, RowChange first) {
     TableState table = tables.get(id);
     if (table == null) {
-      provisioner.provision(
-          id,
-          config.tableSettings(id.getObjectName()),
-          first,
-          router.mayCombineSources(first.origin().topic()));
-      table = open(id);
+      TableSettings settings = config.tableSettings(id.getObjectName());
+      provisioner.provision(id, settings, first, router.mayCombineSources(first.origin().topic()));
+      table = open(id, settings);
     }
     return table;
   }
 
   /** Starts tracking a table that exists. */
   private TableState open(Identifier id) {
-    TableState table =
-        new TableState(
-            id,
-            config.tableSettings(id.getObjectName()),
-            pool,
-            metrics.table(id.getFullName()),
-            users);
+    return open(id, config.tableSettings(id.getObjectName()));
+  }
+
+  private TableState open(Identifier id, TableSettings settings) {
+    TableState table = new TableState(id, settings, pool, metrics.table(id.getFullName()), users);
     tables.put(id, table);
     return table;
   }

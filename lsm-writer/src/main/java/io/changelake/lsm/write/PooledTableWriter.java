@@ -136,20 +136,24 @@ final class PooledTableWriter implements TableWriter {
   // this writer marked its user open in the offset copy
   private boolean markedOpen;
 
-  PooledTableWriter(
-      Identifier identifier,
-      FileStoreTable table,
+  /**
+   * What every writer of one pool shares: the commit user, the spill directory's I/O manager, the
+   * shared write buffer, the pool's fence and the heap cap of the versions kept for lookups.
+   */
+  record Shared(
       String commitUser,
       IOManager ioManager,
       SharedMemoryPool memory,
       CommitFence fence,
-      long bufferedVersionsCapBytes) {
+      long bufferedVersionsCapBytes) {}
+
+  PooledTableWriter(Identifier identifier, FileStoreTable table, Shared shared) {
     this.identifier = identifier;
-    this.bufferedVersionsCapBytes = bufferedVersionsCapBytes;
-    this.commitUser = commitUser;
-    this.ioManager = ioManager;
-    this.memory = memory;
-    this.fence = fence;
+    this.bufferedVersionsCapBytes = shared.bufferedVersionsCapBytes();
+    this.commitUser = shared.commitUser();
+    this.ioManager = shared.ioManager();
+    this.memory = shared.memory();
+    this.fence = shared.fence();
     open(table);
   }
 

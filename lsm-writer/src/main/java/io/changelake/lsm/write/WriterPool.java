@@ -30,6 +30,7 @@ public final class WriterPool implements AutoCloseable {
   private final SharedMemoryPool memory;
   // one instance per pool (per task session): a newer pool under the same commit user fences this
   private final CommitFence fence = CommitFence.startingNow();
+  private final PooledTableWriter.Shared shared;
   private final Map<Identifier, PooledTableWriter> writers = new LinkedHashMap<>();
   private boolean closed;
 
@@ -53,6 +54,14 @@ public final class WriterPool implements AutoCloseable {
     }
     this.ioManager = IOManager.create(settings.spillDirectory().toString());
     this.memory = new SharedMemoryPool(settings.memoryBudgetBytes(), (int) pageSize);
+    this.shared =
+        new PooledTableWriter.Shared(
+            settings.commitUser(),
+            ioManager,
+            memory,
+            fence,
+            // versions kept for lookups live on the heap next to the shared buffer: bound them
+            memory.totalBufferSize() / 4);
   }
 
   /** The writer of {@code table}, opened on first use (on the table's latest schema). */
@@ -65,16 +74,7 @@ public final class WriterPool implements AutoCloseable {
     }
     PooledTableWriter writer = writers.get(table);
     if (writer == null) {
-      writer =
-          new PooledTableWriter(
-              table,
-              LakeTables.open(catalog, table),
-              settings.commitUser(),
-              ioManager,
-              memory,
-              fence,
-              // versions kept for lookups live on the heap next to the shared buffer: bound them
-              memory.totalBufferSize() / 4);
+      writer = new PooledTableWriter(table, LakeTables.open(catalog, table), shared);
       writers.put(table, writer);
     }
     return writer;
