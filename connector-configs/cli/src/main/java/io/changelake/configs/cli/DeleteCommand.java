@@ -10,10 +10,8 @@ import picocli.CommandLine.Command;
           + " topic: a connector created again under the same name resumes from them (to start over,"
           + " run 'changelake offsets NAME --reset --stop' before deleting)."
     })
-final class DeleteCommand extends LifecycleCommand {
-  @Override
-  String apply(ConnectClient client, String name) {
-    client.delete(name);
-    return "deleted";
+final class DeleteCommand extends LifecycleCommand.Plain {
+  DeleteCommand() {
+    super(ConnectClient::delete, "deleted");
   }
 }

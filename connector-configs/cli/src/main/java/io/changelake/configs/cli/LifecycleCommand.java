@@ -4,6 +4,7 @@ import io.changelake.configs.rest.ConnectClient;
 import io.changelake.configs.rest.ConnectRestException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import picocli.CommandLine.Parameters;
 
 /** A command applied to each named connector in turn (pause, resume, stop, restart, delete). */
@@ -48,5 +49,22 @@ abstract class LifecycleCommand extends ConnectCommand {
     }
     out().flush();
     return code;
+  }
+
+  /** A lifecycle command without options: one request per connector, always the same answer. */
+  abstract static class Plain extends LifecycleCommand {
+    private final BiConsumer<ConnectClient, String> request;
+    private final String answer;
+
+    Plain(BiConsumer<ConnectClient, String> request, String answer) {
+      this.request = request;
+      this.answer = answer;
+    }
+
+    @Override
+    final String apply(ConnectClient client, String name) {
+      request.accept(client, name);
+      return answer;
+    }
   }
 }

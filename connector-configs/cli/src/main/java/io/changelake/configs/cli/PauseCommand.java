@@ -6,10 +6,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "pause",
     description = "Pauses connectors: tasks stay assigned but stop processing (PUT .../pause).")
-final class PauseCommand extends LifecycleCommand {
-  @Override
-  String apply(ConnectClient client, String name) {
-    client.pause(name);
-    return "pause requested";
+final class PauseCommand extends LifecycleCommand.Plain {
+  PauseCommand() {
+    super(ConnectClient::pause, "pause requested");
   }
 }

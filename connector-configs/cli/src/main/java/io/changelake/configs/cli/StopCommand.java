@@ -9,10 +9,8 @@ import picocli.CommandLine.Command;
       "Stops connectors (KIP-875, PUT .../stop): tasks are shut down, the config is kept. Offsets"
           + " can be reset or altered only while a connector is stopped; 'resume' starts it again."
     })
-final class StopCommand extends LifecycleCommand {
-  @Override
-  String apply(ConnectClient client, String name) {
-    client.stop(name);
-    return "stop requested";
+final class StopCommand extends LifecycleCommand.Plain {
+  StopCommand() {
+    super(ConnectClient::stop, "stop requested");
   }
 }
