@@ -1,13 +1,14 @@
 package io.changelake.configs.quickstart;
 
 import java.io.PrintWriter;
+import org.apache.paimon.catalog.Identifier;
 
 /** How to read a lake table with other engines: it is a plain Paimon table. */
 final class EngineHints {
   private EngineHints() {}
 
-  static void print(PrintWriter out, String warehouse, String database, String table) {
-    String name = database + "." + table;
+  static void print(PrintWriter out, String warehouse, Identifier table) {
+    String name = table.getFullName();
     out.println("It is a plain Paimon table: other engines read it as it is.");
     out.println();
     out.println("  Flink SQL (paimon-flink jar on the class path):");
@@ -39,6 +40,6 @@ final class EngineHints {
         "    (sink option table.option.metadata.iceberg.storage=hadoop-catalog); Iceberg then");
     out.printf(
         "    reads %s/iceberg/%s/%s after a full compaction (compaction.full=true).%n",
-        warehouse, database, table);
+        warehouse, table.getDatabaseName(), table.getObjectName());
   }
 }

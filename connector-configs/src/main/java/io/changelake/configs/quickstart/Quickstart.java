@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.paimon.catalog.Identifier;
 
 /**
  * The quickstart: the embedded platform, then Debezium -> Changelake sink -> Paimon table ->
@@ -52,10 +51,7 @@ public final class Quickstart {
     this.options = options;
     this.out = out;
     this.warehouse = options.platform().warehouse().toString();
-    this.table =
-        new LakeTable(
-            warehouse,
-            Identifier.create(QuickstartConnectors.LAKE_DATABASE, QuickstartConnectors.LAKE_TABLE));
+    this.table = new LakeTable(warehouse, QuickstartConnectors.LAKE_TABLE);
   }
 
   /** Starts the embedded platform (the first step). */
@@ -288,8 +284,7 @@ public final class Quickstart {
     events.stream().limit(CHANGELOG_EVENTS_SHOWN).forEach(e -> out.println("  " + e.describe()));
     out.println();
     out.println("=== Reading the table elsewhere");
-    EngineHints.print(
-        out, warehouse, QuickstartConnectors.LAKE_DATABASE, QuickstartConnectors.LAKE_TABLE);
+    EngineHints.print(out, warehouse, QuickstartConnectors.LAKE_TABLE);
     out.println();
     out.printf("Done in %ds.%n", Duration.ofNanos(System.nanoTime() - started).toSeconds());
     out.flush();

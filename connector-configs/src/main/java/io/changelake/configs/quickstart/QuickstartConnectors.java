@@ -2,15 +2,17 @@ package io.changelake.configs.quickstart;
 
 import io.changelake.configs.platform.PropertyTemplate;
 import java.util.Map;
+import org.apache.paimon.catalog.Identifier;
 
 /** The three connectors of the quickstart chain, configured for the embedded platform. */
 final class QuickstartConnectors {
   static final String DEBEZIUM = "quickstart-postgres-cdc";
   static final String SINK = "quickstart-lake-sink";
   static final String SOURCE = "quickstart-lake-changelog";
-  static final String LAKE_DATABASE = "quickstart";
-  static final String LAKE_TABLE = "customers";
-  static final String CHANGELOG_TOPIC = "lake." + LAKE_DATABASE + "." + LAKE_TABLE;
+  // the sink names its table after the source table (route.table.format in sink.properties): the
+  // name must stay DemoDatabase's customers
+  static final Identifier LAKE_TABLE = Identifier.create("quickstart", "customers");
+  static final String CHANGELOG_TOPIC = "lake." + LAKE_TABLE.getFullName();
 
   private QuickstartConnectors() {}
 
@@ -36,12 +38,12 @@ final class QuickstartConnectors {
             "warehouse",
             warehouse,
             "lake.database",
-            LAKE_DATABASE));
+            LAKE_TABLE.getDatabaseName()));
   }
 
   static Map<String, String> source(String warehouse) {
     return PropertyTemplate.load(
         "/quickstart/source.properties",
-        Map.of("warehouse", warehouse, "tables", LAKE_DATABASE + "." + LAKE_TABLE));
+        Map.of("warehouse", warehouse, "tables", LAKE_TABLE.getFullName()));
   }
 }
