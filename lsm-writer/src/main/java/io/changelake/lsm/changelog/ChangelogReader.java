@@ -511,15 +511,14 @@ public final class ChangelogReader implements AutoCloseable {
     } else {
       snapshotId = next - 1;
     }
+    ReaderPosition start = new ReaderPosition(snapshotId, 0, full);
     if (firstPlanStart == null) {
-      firstPlanStart = new ReaderPosition(snapshotId, 0, full);
+      firstPlanStart = start;
     }
     schema = schema.covering(plan.splits());
     cursor =
         new PlanCursor(
-            snapshotId,
-            full,
-            commitKind(snapshotId),
+            start,
             schema,
             sorted(plan.splits(), table.fullName()),
             next,
@@ -787,17 +786,19 @@ public final class ChangelogReader implements AutoCloseable {
     private int lookaheadKey;
     private int takenKey;
 
+    /**
+     * A cursor over the splits of the plan that begins at {@code start}; {@code truncate}: the plan
+     * opens with a truncate this reader announces.
+     */
     PlanCursor(
-        long snapshotId,
-        boolean full,
-        String commitKind,
+        ReaderPosition start,
         ReadSchema schema,
         List<Split> splits,
         Long nextSnapshot,
         boolean truncate) {
-      this.snapshotId = snapshotId;
-      this.full = full;
-      this.commitKind = commitKind;
+      this.snapshotId = start.snapshotId();
+      this.full = start.fullState();
+      this.commitKind = commitKind(snapshotId);
       this.schema = schema;
       this.splits = splits;
       this.nextSnapshot = nextSnapshot;
