@@ -258,24 +258,13 @@ final class TablePublisher implements AutoCloseable {
    */
   List<SourceRecord> handOver(ReadyBatch ready) {
     List<SourceRecord> out = ready.records();
-    int[] keys = ready.keys();
-    ReaderPosition[] positions = ready.positions();
-    // per run of one bucket's records (a whole batch, mostly), not per record: one lookup and one
-    // lock, which the producer's thread acknowledging the previous batch does not contend for
-    for (int start = 0, end; start < out.size(); start = end) {
-      int key = keys[start];
-      end = start + 1;
-      while (end < out.size() && keys[end] == key) {
-        end++;
+    for (int i = 0; i < out.size(); i++) {
+      int key = ready.keys()[i];
+      AcknowledgedPositions.Ticket ticket = acknowledged.get(key).dispatched(ready.positions()[i]);
+      if (out.get(i) instanceof PublishedRecord published) {
+        published.ticket(ticket);
       }
-      AcknowledgedPositions.Ticket[] tickets =
-          acknowledged.get(key).dispatched(positions, start, end);
-      for (int i = start; i < end; i++) {
-        if (out.get(i) instanceof PublishedRecord published) {
-          published.ticket(tickets[i - start]);
-        }
-      }
-      returned.put(key, positions[end - 1]);
+      returned.put(key, ready.positions()[i]);
     }
     metrics.recordsOut(out.size());
     snapshotHasRecords |= !out.isEmpty();

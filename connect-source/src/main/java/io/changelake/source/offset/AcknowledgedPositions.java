@@ -4,7 +4,6 @@ import io.changelake.lsm.changelog.ReaderPosition;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * The position up to which Kafka acknowledged every record of one reader, in the order the records
@@ -15,50 +14,30 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * prefix is safe.
  *
  * <p>Each dispatch returns a {@link Ticket} that the record carries to its acknowledgement, so
- * acknowledging costs no lookup. Records sharing a position (a delete and its tombstone) share a
- * ticket and count once each. Thread-safe: records are dispatched on the task thread, acknowledged
- * on the producer's, the prefix read on the offset committer's.
- *
- * <p>An acknowledgement only counts its ticket down, without a lock: the producer's thread
- * acknowledges the records of one batch while the task thread dispatches the next, and a lock taken
- * per record by both made them wait for each other. The acknowledged prefix is moved on by the next
- * dispatch (once per batch) and by {@link #contiguous}, so the tickets kept stay bounded by the
- * records in flight and one batch.
+ * acknowledging costs no lookup: O(1) amortised (each ticket leaves the queue once). Records
+ * sharing a position (a delete and its tombstone) share a ticket and count once each. Thread-safe:
+ * records are dispatched on the task thread, acknowledged on the producer's.
  */
 public final class AcknowledgedPositions {
 
   /** The records dispatched at one position, until Kafka acknowledged all of them. */
   public static final class Ticket {
-    private static final AtomicIntegerFieldUpdater<Ticket> UNACKNOWLEDGED =
-        AtomicIntegerFieldUpdater.newUpdater(Ticket.class, "unacknowledged");
-
+    private final AcknowledgedPositions owner;
     private final ReaderPosition position;
-    private volatile int unacknowledged = 1;
+    // guarded by owner
+    private int unacknowledged = 1;
 
-    private Ticket(ReaderPosition position) {
+    private Ticket(AcknowledgedPositions owner, ReaderPosition position) {
+      this.owner = owner;
       this.position = position;
     }
 
-    /**
-     * Kafka acknowledged one record of this ticket (or Connect dropped it); more acknowledgements
-     * than records count as many as there are records.
-     */
+    /** Kafka acknowledged one record of this ticket (or Connect dropped it). */
     public void acknowledged() {
-      int left;
-      do {
-        left = unacknowledged;
-        if (left <= 0) {
-          return;
-        }
-      } while (!UNACKNOWLEDGED.compareAndSet(this, left, left - 1));
-    }
-
-    private boolean settled() {
-      return unacknowledged <= 0;
+      owner.acknowledged(this);
     }
   }
 
-  // guarded by this
   private final ArrayDeque<Ticket> inFlight = new ArrayDeque<>();
   private ReaderPosition contiguous;
 
@@ -67,31 +46,14 @@ public final class AcknowledgedPositions {
    * its acknowledgement is reported with.
    */
   public synchronized Ticket dispatched(ReaderPosition position) {
-    return dispatched(new ReaderPosition[] {position}, 0, 1)[0];
-  }
-
-  /**
-   * Records carrying {@code positions[from..to)} are handed to Connect, in that order (position
-   * order); returns their tickets, the i-th for {@code positions[from + i]}. One lock for all of
-   * them.
-   */
-  public synchronized Ticket[] dispatched(ReaderPosition[] positions, int from, int to) {
-    settle();
-    Ticket[] tickets = new Ticket[to - from];
     Ticket last = inFlight.peekLast();
-    for (int i = from; i < to; i++) {
-      ReaderPosition position = positions[i];
-      if (last != null && last.position.equals(position)) {
-        // the prefix moves only under this lock, so the ticket is still in flight even when its
-        // first record was acknowledged already
-        Ticket.UNACKNOWLEDGED.incrementAndGet(last);
-      } else {
-        last = new Ticket(position);
-        inFlight.addLast(last);
-      }
-      tickets[i - from] = last;
+    if (last != null && last.position.equals(position)) {
+      last.unacknowledged++;
+      return last;
     }
-    return tickets;
+    Ticket ticket = new Ticket(this, position);
+    inFlight.addLast(ticket);
+    return ticket;
   }
 
   /**
@@ -103,22 +65,25 @@ public final class AcknowledgedPositions {
   public synchronized void acknowledged(ReaderPosition position) {
     for (Iterator<Ticket> it = inFlight.iterator(); it.hasNext(); ) {
       Ticket ticket = it.next();
-      if (ticket.position.equals(position) && !ticket.settled()) {
-        ticket.acknowledged();
+      if (ticket.position.equals(position) && ticket.unacknowledged > 0) {
+        acknowledged(ticket);
         return;
       }
     }
   }
 
-  /** The position after the last record of the acknowledged prefix, if any was acknowledged. */
-  public synchronized Optional<ReaderPosition> contiguous() {
-    settle();
-    return Optional.ofNullable(contiguous);
-  }
-
-  private void settle() {
-    while (!inFlight.isEmpty() && inFlight.peekFirst().settled()) {
+  private synchronized void acknowledged(Ticket ticket) {
+    if (ticket.owner != this || ticket.unacknowledged <= 0) {
+      return;
+    }
+    ticket.unacknowledged--;
+    while (!inFlight.isEmpty() && inFlight.peekFirst().unacknowledged <= 0) {
       contiguous = inFlight.removeFirst().position;
     }
+  }
+
+  /** The position after the last record of the acknowledged prefix, if any was acknowledged. */
+  public synchronized Optional<ReaderPosition> contiguous() {
+    return Optional.ofNullable(contiguous);
   }
 }

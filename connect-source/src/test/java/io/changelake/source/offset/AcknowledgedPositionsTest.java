@@ -3,8 +3,6 @@ package io.changelake.source.offset;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changelake.lsm.changelog.ReaderPosition;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.Test;
 
 class AcknowledgedPositionsTest {
@@ -80,54 +78,5 @@ class AcknowledgedPositionsTest {
     assertThat(positions.contiguous()).contains(at(7, 1));
     positions.dispatched(at(7, 3)).acknowledged();
     assertThat(positions.contiguous()).as("row 2 is still in flight").contains(at(7, 1));
-  }
-
-  @Test
-  void aBatchDispatchedAtOnceGivesEachRecordItsTicketAndADeleteAndItsTombstoneOne() {
-    AcknowledgedPositions positions = new AcknowledgedPositions();
-    ReaderPosition[] batch = {at(2, 1), at(2, 2), at(2, 3), at(2, 3), at(2, 4)};
-    AcknowledgedPositions.Ticket[] tickets = positions.dispatched(batch, 1, 5);
-    assertThat(tickets).hasSize(4);
-    assertThat(tickets[2]).as("the delete of row 3 and its tombstone").isSameAs(tickets[1]);
-
-    tickets[0].acknowledged();
-    tickets[1].acknowledged();
-    assertThat(positions.contiguous()).as("the tombstone of row 3 is in flight").contains(at(2, 2));
-    tickets[3].acknowledged();
-    tickets[2].acknowledged();
-    assertThat(positions.contiguous()).contains(at(2, 4));
-  }
-
-  @Test
-  void acknowledgementsOnAnotherThreadWhileLaterBatchesAreDispatchedEndAtTheLastPosition()
-      throws Exception {
-    AcknowledgedPositions positions = new AcknowledgedPositions();
-    BlockingQueue<AcknowledgedPositions.Ticket> sent = new LinkedBlockingQueue<>();
-    int batches = 200;
-    int perBatch = 500;
-    Thread producer =
-        new Thread(
-            () -> {
-              try {
-                for (int n = 0; n < batches * perBatch; n++) {
-                  sent.take().acknowledged();
-                }
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            });
-    producer.start();
-    for (int b = 0; b < batches; b++) {
-      ReaderPosition[] batch = new ReaderPosition[perBatch];
-      for (int i = 0; i < perBatch; i++) {
-        batch[i] = at(1, (long) b * perBatch + i + 1);
-      }
-      for (AcknowledgedPositions.Ticket ticket : positions.dispatched(batch, 0, perBatch)) {
-        sent.add(ticket);
-      }
-    }
-    producer.join(60_000);
-    assertThat(producer.isAlive()).isFalse();
-    assertThat(positions.contiguous()).contains(at(1, (long) batches * perBatch));
   }
 }
