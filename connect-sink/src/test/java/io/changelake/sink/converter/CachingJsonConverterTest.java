@@ -394,6 +394,20 @@ class CachingJsonConverterTest {
                                 value.get()[2])));
   }
 
+  @Test
+  void writesPayloadsLargerThanItsBufferAndSmallOnesAfterThemLikeJsonConverter() {
+    JsonConverter reference = jsonConverter(SCHEMAS_ON);
+    CachingJsonConverter converter = cachingConverter(SCHEMAS_ON);
+    // the buffer starts with 4 kB blocks: 100 kB spans several, 10 bytes one
+    for (int length : new int[] {10, 100_000, 10, 5_000, 10}) {
+      String value = "x".repeat(length);
+      assertThat(converter.fromConnectData("t", Schema.STRING_SCHEMA, value))
+          .as("a payload of %d characters", length)
+          .isEqualTo(reference.fromConnectData("t", Schema.STRING_SCHEMA, value));
+    }
+    assertThat(converter.fastWritten()).isEqualTo(5);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("writes")
   void writesExactlyTheBytesJsonConverterWrites(
