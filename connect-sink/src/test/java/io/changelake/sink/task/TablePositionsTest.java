@@ -2,7 +2,6 @@ package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.changelake.lsm.commit.CommittedOffsets;
 import io.changelake.lsm.commit.OffsetProperties;
@@ -12,7 +11,6 @@ import io.changelake.sink.config.ChangelakeSinkConfig;
 import io.changelake.testkit.DebeziumTable;
 import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -104,37 +102,33 @@ class TablePositionsTest {
     return records;
   }
 
-  /** Starts a round of what was put and waits until Connect is told its positions. */
-  private static void roundLands(ChangelakeSinkTask task) {
+  /** Puts {@code records} and commits them in a round that has landed when this returns. */
+  private static void round(ChangelakeSinkTask task, List<SinkRecord> records) {
+    task.put(records);
     Map<TopicPartition, OffsetAndMetadata> asked = new HashMap<>();
     ASSIGNED.forEach(tp -> asked.put(tp, new OffsetAndMetadata(0)));
-    Map<TopicPartition, OffsetAndMetadata> before = task.preCommit(asked);
+    // due, and no record to start it in put: preCommit commits the round before it returns
     task.dueForCommit();
-    task.put(List.of());
-    await()
-        .atMost(Duration.ofSeconds(120))
-        .pollInterval(Duration.ofMillis(100))
-        .until(
-            () -> {
-              task.put(List.of());
-              return !task.preCommit(asked).equals(before);
-            });
+    task.preCommit(asked);
   }
 
-  private static SourcePartition partition(DebeziumTable table, int partition) {
-    return new SourcePartition(table.topic(), partition);
-  }
-
-  /** What the table's commits recorded, and what its newest snapshot recorded. */
-  private record Recorded(Map<SourcePartition, Long> offsets, Map<SourcePartition, Long> newest) {}
-
-  private Recorded recorded(String table) throws Exception {
+  /**
+   * Requires {@code table}'s commits to have recorded offsets {@code p0} and {@code p1} of the two
+   * partitions of {@code source}'s topic, and its newest snapshot no other partition.
+   */
+  private void assertRecords(String table, DebeziumTable source, long p0, long p1)
+      throws Exception {
+    SourcePartition first = new SourcePartition(source.topic(), 0);
+    SourcePartition second = new SourcePartition(source.topic(), 1);
     try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
       FileStoreTable lake = (FileStoreTable) catalog.getTable(Identifier.create("lake", table));
+      assertThat(CommittedOffsets.read(lake, "changelake-sink-"))
+          .as("offsets table %s recorded", table)
+          .isEqualTo(Map.of(first, p0, second, p1));
       Snapshot newest = lake.snapshotManager().latestSnapshot();
-      return new Recorded(
-          CommittedOffsets.read(lake, "changelake-sink-"),
-          OffsetProperties.decode(newest.properties()));
+      assertThat(OffsetProperties.decode(newest.properties()).keySet())
+          .as("partitions the newest snapshot of %s recorded", table)
+          .isSubsetOf(first, second);
     }
   }
 
@@ -147,31 +141,23 @@ class TablePositionsTest {
       throws Exception {
     ChangelakeSinkTask task = start(shape);
     try {
-      task.put(records(T1, shape, 0, 0, 3));
-      task.put(records(T2, shape, 0, 0, 5));
-      task.put(records(T1, shape, 1, 0, 2));
-      task.put(records(T2, shape, 1, 0, 1));
-      roundLands(task);
-      assertThat(recorded("t1").newest())
-          .isEqualTo(Map.of(partition(T1, 0), 3L, partition(T1, 1), 2L));
-      assertThat(recorded("t2").newest())
-          .isEqualTo(Map.of(partition(T2, 0), 5L, partition(T2, 1), 1L));
+      List<SinkRecord> first = new ArrayList<>(records(T1, shape, 0, 0, 3));
+      first.addAll(records(T2, shape, 0, 0, 5));
+      first.addAll(records(T1, shape, 1, 0, 2));
+      first.addAll(records(T2, shape, 1, 0, 1));
+      round(task, first);
+      assertRecords("t1", T1, 3, 2);
+      assertRecords("t2", T2, 5, 1);
 
-      // a round of t2 alone: t1 keeps what it had, t2 records both its partitions, one moved
-      task.put(records(T2, shape, 0, 5, 8));
-      roundLands(task);
-      assertThat(recorded("t1").offsets())
-          .isEqualTo(Map.of(partition(T1, 0), 3L, partition(T1, 1), 2L));
-      assertThat(recorded("t2").newest())
-          .isEqualTo(Map.of(partition(T2, 0), 8L, partition(T2, 1), 1L));
+      // a round of t2 alone: t1 keeps what it had
+      round(task, records(T2, shape, 0, 5, 8));
+      assertRecords("t1", T1, 3, 2);
+      assertRecords("t2", T2, 8, 1);
 
       // a partition that fed the table before is recorded again with its new position
-      task.put(records(T1, shape, 1, 2, 4));
-      roundLands(task);
-      assertThat(recorded("t1").newest())
-          .isEqualTo(Map.of(partition(T1, 0), 3L, partition(T1, 1), 4L));
-      assertThat(recorded("t2").offsets())
-          .isEqualTo(Map.of(partition(T2, 0), 8L, partition(T2, 1), 1L));
+      round(task, records(T1, shape, 1, 2, 4));
+      assertRecords("t1", T1, 3, 4);
+      assertRecords("t2", T2, 8, 1);
     } finally {
       task.close(ASSIGNED);
       task.stop();
@@ -187,10 +173,10 @@ class TablePositionsTest {
   void aCrashBetweenTheTablesOfARoundReplaysEachFromItsOwnPositions(InputShape shape)
       throws Exception {
     ChangelakeSinkTask crashed = start(shape);
-    crashed.put(records(T1, shape, 0, 0, 4));
-    crashed.put(records(T2, shape, 0, 0, 4));
-    crashed.put(records(T2, shape, 1, 0, 2));
-    roundLands(crashed);
+    List<SinkRecord> first = new ArrayList<>(records(T1, shape, 0, 0, 4));
+    first.addAll(records(T2, shape, 0, 0, 4));
+    first.addAll(records(T2, shape, 1, 0, 2));
+    round(crashed, first);
     // t1 is committed with its partitions up to offset 6, then the worker dies before t2 is
     crashed.put(records(T1, shape, 0, 4, 6));
     crashed.put(records(T2, shape, 0, 4, 7));
