@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
@@ -26,7 +27,7 @@ import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Which Kafka positions a table's commits record: those of the partitions whose records were routed
@@ -132,11 +133,17 @@ class TablePositionsTest {
     }
   }
 
-  // routed by ${source.table}, or by the topic for flattened rows at the defaults
+  /** Envelopes and flattened rows, routed by ${source.table} or, at the defaults, by the topic. */
+  static Stream<InputShape> shapes() {
+    return Stream.of(
+        InputShape.ENVELOPE,
+        InputShape.FLATTENED,
+        InputShape.FLATTENED_ADD_FIELDS,
+        InputShape.FLATTENED_REWRITE);
+  }
+
   @ParameterizedTest
-  @EnumSource(
-      value = InputShape.class,
-      names = {"ENVELOPE", "FLATTENED", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  @MethodSource("shapes")
   void eachTableRecordsOnlyThePositionsOfThePartitionsRoutedToIt(InputShape shape)
       throws Exception {
     ChangelakeSinkTask task = start(shape);
@@ -167,9 +174,7 @@ class TablePositionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = InputShape.class,
-      names = {"ENVELOPE", "FLATTENED", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  @MethodSource("shapes")
   void aCrashBetweenTheTablesOfARoundReplaysEachFromItsOwnPositions(InputShape shape)
       throws Exception {
     ChangelakeSinkTask crashed = start(shape);
