@@ -4,6 +4,8 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.write.SealedCommit;
 import io.changelake.sink.metrics.SinkMetrics;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +49,13 @@ final class CommitRound implements AutoCloseable {
   /** A round whose every table landed: its positions are now in every table it wrote. */
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
 
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   private final SinkMetrics metrics;
   private final ThreadPoolExecutor committers;
+  private final int maxThreads;
+  // the committer threads the next round may use, from the last round's CPU (see parallelism)
+  private volatile int nextThreads;
   private InFlight inFlight;
   // tests hold the committer here to see the task go on while a round is in flight
   private volatile CountDownLatch gate;
@@ -60,13 +67,17 @@ final class CommitRound implements AutoCloseable {
       CompletableFuture<Void> done) {}
 
   /**
-   * @param threads the most committer threads (commit.threads): table commits are object-store and
-   *     catalog I/O (manifests, the conflict check, the snapshot, the offset copy), mostly waiting,
-   *     so a few in parallel take a round of many tables from their sum towards their maximum;
-   *     threads start only as rounds need them and end when idle
+   * @param threads the most committer threads (commit.threads): on an object store table commits
+   *     are mostly waiting (manifests, the snapshot, the offset copy), so a few in parallel take a
+   *     round of many tables from their sum towards their maximum; on a local or fast file system
+   *     they are CPU (the Parquet flush, the manifests), and more threads than the cores the task
+   *     thread leaves only take its core: each round then uses as many as {@link #parallelism}
+   *     says. Threads start only as rounds need them and end when idle
    */
   CommitRound(String connector, int taskId, int threads, SinkMetrics metrics) {
     this.metrics = metrics;
+    this.maxThreads = threads;
+    this.nextThreads = threads;
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory =
         r -> {
@@ -110,8 +121,20 @@ final class CommitRound implements AutoCloseable {
     }
     long start = System.nanoTime();
     metrics.commitRoundStarted();
+    int threads = nextThreads;
+    if (threads != committers.getCorePoolSize()) {
+      // core first when shrinking, maximum first when growing: core may never exceed maximum
+      if (threads < committers.getCorePoolSize()) {
+        committers.setCorePoolSize(threads);
+        committers.setMaximumPoolSize(threads);
+      } else {
+        committers.setMaximumPoolSize(threads);
+        committers.setCorePoolSize(threads);
+      }
+    }
     List<CompletableFuture<Void>> landings = new ArrayList<>();
     LongAccumulator slowestMs = new LongAccumulator(Math::max, 0);
+    LongAccumulator cpuNanos = new LongAccumulator(Long::sum, 0);
     RuntimeException sealFailure = null;
     for (TableState table : dirty) {
       SealedCommit sealed;
@@ -126,7 +149,13 @@ final class CommitRound implements AutoCloseable {
       // the round's rows, not those written while it lands, are what its landing commits
       table.metrics.sealed();
       landings.add(
-          CompletableFuture.runAsync(() -> slowestMs.accumulate(land(table, sealed)), committers));
+          CompletableFuture.runAsync(
+              () -> {
+                long cpu = threadCpuNanos();
+                slowestMs.accumulate(land(table, sealed));
+                cpuNanos.accumulate(threadCpuNanos() - cpu);
+              },
+              committers));
     }
     long sealedMs = (System.nanoTime() - start) / 1_000_000;
     int tables = landings.size();
@@ -134,8 +163,16 @@ final class CommitRound implements AutoCloseable {
         CompletableFuture.allOf(landings.toArray(CompletableFuture[]::new))
             .whenComplete(
                 (ok, error) -> {
-                  long roundMs = (System.nanoTime() - start) / 1_000_000;
+                  long roundNanos = System.nanoTime() - start;
+                  long roundMs = roundNanos / 1_000_000;
                   metrics.commitRound(roundMs);
+                  nextThreads =
+                      parallelism(
+                          cpuNanos.get(),
+                          roundNanos,
+                          Math.min(tables, threads),
+                          maxThreads,
+                          Runtime.getRuntime().availableProcessors());
                   // where a round's time goes: the seal on the task thread, the landings
                   // (flush and commit) on the committer threads, the slowest table's share
                   if (tables > 0 && LOG.isDebugEnabled()) {
@@ -147,7 +184,7 @@ final class CommitRound implements AutoCloseable {
                         error == null ? "landed" : "failed",
                         roundMs,
                         sealedMs,
-                        Math.min(tables, committers.getMaximumPoolSize()),
+                        Math.min(tables, threads),
                         slowestMs.get());
                   }
                 });
@@ -155,6 +192,28 @@ final class CommitRound implements AutoCloseable {
     if (sealFailure != null) {
       throw sealFailure;
     }
+  }
+
+  /**
+   * The committer threads for the next round: as many as keep the cores the task thread leaves busy
+   * at the CPU share per thread the round just measured ({@code cpuNanos} of the committer threads
+   * over {@code roundNanos}, with {@code used} threads), between 1 and {@code max}. Commits that
+   * mostly wait (an object store) measure a small share and get every thread; commits that are CPU
+   * (a local file system) get about {@code cores - 1}: on 2 cores four CPU-bound landings and the
+   * task thread each got two fifths of a core, and the task read at 0.46 of its rate between rounds
+   * (docs/benchmarks.md, issue 14).
+   */
+  static int parallelism(long cpuNanos, long roundNanos, int used, int max, int cores) {
+    if (used <= 0 || roundNanos <= 0 || cpuNanos <= 0) {
+      return max;
+    }
+    double perThread = (double) cpuNanos / roundNanos / used;
+    int spare = Math.max(1, cores - 1);
+    return (int) Math.max(1, Math.min(max, Math.floor(spare / perThread)));
+  }
+
+  private static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0;
   }
 
   /** Lands {@code sealed}; returns how long its flush and commit took, in ms. */

@@ -270,6 +270,28 @@ class CommitRoundTest {
             values(5, "five, after the truncate"), values(1, "one, after the truncate"));
   }
 
+  /**
+   * How many committer threads the next round uses: landings that keep their thread's core busy (a
+   * local file system) get the cores the task thread leaves, landings that mostly wait (an object
+   * store) get commit.threads.
+   */
+  @Test
+  void theNextRoundUsesAsManyCommitterThreadsAsTheCoresLeftByTheTaskThreadKeepBusy() {
+    long second = 1_000_000_000L;
+    // 2 cores: four CPU-bound landings and the task thread got two fifths of a core each
+    assertThat(CommitRound.parallelism(16 * second / 10, second, 4, 4, 2)).isEqualTo(2);
+    assertThat(CommitRound.parallelism(13 * second / 10, second, 2, 4, 2)).isEqualTo(1);
+    assertThat(CommitRound.parallelism(9 * second / 10, second, 1, 4, 2)).isEqualTo(1);
+    // landings that mostly wait: every thread, never more than commit.threads
+    assertThat(CommitRound.parallelism(second / 10, second, 1, 4, 2)).isEqualTo(4);
+    assertThat(CommitRound.parallelism(4 * second / 10, second, 4, 4, 2)).isEqualTo(4);
+    // 8 cores leave 7 to four CPU-bound threads
+    assertThat(CommitRound.parallelism(4 * second, second, 4, 4, 8)).isEqualTo(4);
+    // one core: one thread; nothing measured: commit.threads
+    assertThat(CommitRound.parallelism(second, second, 1, 4, 1)).isEqualTo(1);
+    assertThat(CommitRound.parallelism(0, second, 0, 4, 2)).isEqualTo(4);
+  }
+
   @Test
   void aCommitThatFailsOnTheCommitterThreadFailsTheNextPutNamingTheTable() throws Exception {
     ChangelakeSinkTask task = start();
