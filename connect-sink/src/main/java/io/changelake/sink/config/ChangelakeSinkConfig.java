@@ -286,9 +286,9 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " (only those with new rows) this many at a time, off the task thread, which reads"
             + " on. A round of many tables lasts about its tables' commits divided by this; raise"
             + " it when the catalog or object store is slow to answer (each commit waits for"
-            + " several requests). A round whose commits kept their threads' cores busy (a local"
-            + " file system) makes the next use fewer: as many as the cores the task thread"
-            + " leaves keep busy, so a round does not take the core the task reads with.",
+            + " several requests). A round during which the machine's cores were busy makes the"
+            + " next use one thread fewer (down to one, at most cores - 1), so a round does not"
+            + " take the core the task reads with; a round whose threads mostly waited, one more.",
         Width.SHORT,
         "Committer threads");
     group.define(

@@ -135,6 +135,9 @@ final class CommitRound implements AutoCloseable {
     List<CompletableFuture<Void>> landings = new ArrayList<>();
     LongAccumulator slowestMs = new LongAccumulator(Math::max, 0);
     LongAccumulator cpuNanos = new LongAccumulator(Long::sum, 0);
+    long processCpuAtStart = processCpuNanos();
+    // the machine's load is measured from one call to the next: this call starts the round's
+    machineLoad();
     RuntimeException sealFailure = null;
     for (TableState table : dirty) {
       SealedCommit sealed;
@@ -168,9 +171,13 @@ final class CommitRound implements AutoCloseable {
                   metrics.commitRound(roundMs);
                   nextThreads =
                       parallelism(
-                          cpuNanos.get(),
-                          roundNanos,
-                          Math.min(tables, threads),
+                          new RoundCpu(
+                              cpuNanos.get(),
+                              processCpuNanos() - processCpuAtStart,
+                              machineLoad(),
+                              roundNanos,
+                              Math.min(tables, threads)),
+                          threads,
                           maxThreads,
                           Runtime.getRuntime().availableProcessors());
                   // where a round's time goes: the seal on the task thread, the landings
@@ -195,21 +202,55 @@ final class CommitRound implements AutoCloseable {
   }
 
   /**
-   * The committer threads for the next round: as many as keep the cores the task thread leaves busy
-   * at the CPU share per thread the round just measured ({@code cpuNanos} of the committer threads
-   * over {@code roundNanos}, with {@code used} threads), between 1 and {@code max}. Commits that
-   * mostly wait (an object store) measure a small share and get every thread; commits that are CPU
-   * (a local file system) get about {@code cores - 1}: on 2 cores four CPU-bound landings and the
-   * task thread each got two fifths of a core, and the task read at 0.46 of its rate between rounds
-   * (docs/benchmarks.md, issue 14).
+   * What a round's landings cost: the committer threads' CPU time, the whole JVM's over the round,
+   * how busy the machine's cores were meanwhile (0 to 1, whoever kept them busy; negative when
+   * unknown), the round's wall time, and how many committer threads it used.
    */
-  static int parallelism(long cpuNanos, long roundNanos, int used, int max, int cores) {
-    if (used <= 0 || roundNanos <= 0 || cpuNanos <= 0) {
-      return max;
+  record RoundCpu(
+      long committerNanos, long processNanos, double machineLoad, long roundNanos, int threads) {}
+
+  /**
+   * The committer threads for the next round, after a round that used {@code current} of them and
+   * cost {@code cpu}: one fewer (down to one, and at most {@code cores - 1}) when the machine's
+   * cores were busy over the round (this JVM or other processes: the scheduler shares a core among
+   * the threads that want it, so each more committer thread takes from the task thread), since more
+   * threads then only split the cores the task thread reads with (on 2 cores four CPU-bound
+   * landings and the task thread got two fifths of a core each, and the task read at 0.46 of its
+   * rate between rounds: docs/benchmarks.md, issue 14); one more (up to {@code max}) when the cores
+   * were not busy and each committer thread spent most of the round waiting (an object store, a
+   * catalog). A thread's own CPU share alone cannot tell: a thread waiting for a core looks like
+   * one waiting for the object store.
+   */
+  static int parallelism(RoundCpu cpu, int current, int max, int cores) {
+    if (cpu.roundNanos() <= 0 || cpu.threads() <= 0 || cpu.processNanos() <= 0) {
+      return current;
     }
-    double perThread = (double) cpuNanos / roundNanos / used;
-    int spare = Math.max(1, cores - 1);
-    return (int) Math.max(1, Math.min(max, Math.floor(spare / perThread)));
+    double machineBusy =
+        Math.max(cpu.machineLoad(), (double) cpu.processNanos() / cpu.roundNanos() / cores);
+    if (machineBusy >= 0.85) {
+      return Math.max(1, Math.min(current - 1, cores - 1));
+    }
+    double perThread = (double) cpu.committerNanos() / cpu.roundNanos() / cpu.threads();
+    return perThread < 0.5 ? Math.min(max, current + 1) : current;
+  }
+
+  /**
+   * How busy the machine's cores were since the previous call (0 to 1), negative where the platform
+   * does not say.
+   */
+  private static double machineLoad() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getCpuLoad()
+        : -1;
+  }
+
+  /** CPU time of the whole JVM so far, 0 where the platform does not say. */
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? Math.max(0, os.getProcessCpuTime())
+        : 0;
   }
 
   private static long threadCpuNanos() {
