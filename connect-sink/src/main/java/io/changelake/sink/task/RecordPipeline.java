@@ -167,6 +167,7 @@ final class RecordPipeline {
   private void write(Identifier id, RowChange change) {
     TableState table = table(id, change);
     SourcePartition partition = sourcePartition(change.origin());
+    table.routedFrom(partition);
     SourcePosition own = change.source().position();
     if (table.contains(partition, change.origin().offset())) {
       if (LOG.isDebugEnabled() && table.firstSkip(partition)) {
@@ -260,9 +261,13 @@ final class RecordPipeline {
     return progress(table, positionsToCommit());
   }
 
-  /** {@code table}'s commit of {@code positions}, with the marks the task reached. */
+  /**
+   * {@code table}'s commit of {@code positions}, those of the partitions whose records were routed
+   * to it (see {@link TableState#positionsOf}), with the marks the task reached.
+   */
   SourceProgress progress(TableState table, Map<SourcePartition, Long> positions) {
-    return new SourceProgress(positions, order.marksFor(table, positions.keySet()));
+    Map<SourcePartition, Long> own = table.positionsOf(positions);
+    return new SourceProgress(own, order.marksFor(table, own.keySet()));
   }
 
   /**
@@ -350,6 +355,7 @@ final class RecordPipeline {
       provisioner.open(id);
       table = open(id);
     }
+    table.routedFrom(sourcePartition(truncate.origin()));
     if (table.contains(sourcePartition(truncate.origin()), truncate.origin().offset())) {
       metrics.recordSkipped();
       return;

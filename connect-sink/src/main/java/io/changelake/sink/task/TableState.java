@@ -76,6 +76,11 @@ final class TableState {
   // partitions a record of which was skipped as contained since the committed offsets were read
   private final Set<SourcePartition> skipped = new HashSet<>();
 
+  // the partitions whose records were routed here since the table was opened: the only ones its
+  // commits record (see positionsOf); most records come from the partition of the record before
+  private final Set<SourcePartition> routedFrom = new HashSet<>();
+  private SourcePartition lastRoutedFrom;
+
   TableState(
       Identifier id,
       TableSettings settings,
@@ -205,6 +210,34 @@ final class TableState {
     for (PartitionMark mark : marks.values()) {
       truncatedCommitted = PartitionMark.higher(truncatedCommitted, mark.truncatedAt());
     }
+  }
+
+  /** A record of {@code partition} was routed to this table (written, skipped or refused). */
+  void routedFrom(SourcePartition partition) {
+    if (!partition.equals(lastRoutedFrom)) {
+      routedFrom.add(partition);
+      lastRoutedFrom = partition;
+    }
+  }
+
+  /**
+   * The positions of {@code positions} a commit of this table records: those of the partitions
+   * whose records were routed here. A partition none of whose records came here has nothing in the
+   * table to skip on a replay, so its position would only make every table's commit (snapshot
+   * properties, marks, offset copy) grow with every partition of the task: with one topic per
+   * table, a round's work with the square of the tables. The table's offset and mark of such a
+   * partition stay those of its last commit that recorded it, an offset and mark from the same
+   * commit.
+   */
+  Map<SourcePartition, Long> positionsOf(Map<SourcePartition, Long> positions) {
+    Map<SourcePartition, Long> own = new HashMap<>();
+    for (SourcePartition partition : routedFrom) {
+      Long next = positions.get(partition);
+      if (next != null) {
+        own.put(partition, next);
+      }
+    }
+    return own;
   }
 
   /** True when Paimon would accept a delete row for this table. */

@@ -82,6 +82,15 @@ record BenchSettings(
         .toArray();
   }
 
+  /**
+   * The table count whose last Changelake run at the scaling interval is profiled with JFR ({@code
+   * -Dbench.scale.profile.tables}, default 1: the 2-task run on one table); the recording stays in
+   * {@link #workDir} for a closer look.
+   */
+  int scaleProfileTables() {
+    return intProperty("bench.scale.profile.tables", 1);
+  }
+
   /** True when a measurement group was not excluded with {@code -Dbench.skip=a,b}. */
   static boolean enabled(String group) {
     String skip = System.getProperty("bench.skip", "");

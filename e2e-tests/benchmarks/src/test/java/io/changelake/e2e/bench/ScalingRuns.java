@@ -55,7 +55,10 @@ final class ScalingRuns {
         }
         for (int tasks : taskCounts) {
           for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
-            boolean profile = last && kind == Kind.CHANGELAKE && workload.tables() == 1;
+            boolean profile =
+                last
+                    && kind == Kind.CHANGELAKE
+                    && workload.tables() == settings.scaleProfileTables();
             measure(
                 kind, tasks, workload, run, profile, settings.scaleCommitIntervalMs(), failures);
           }

@@ -95,7 +95,23 @@ final class Sinks {
     c.put("route.table.format", "${source.table}");
     c.put("table.merge-engine", mergeEngine);
     c.put("commit.interval.ms", String.valueOf(commitIntervalMs));
+    c.putAll(extraSinkSettings());
     return c;
+  }
+
+  /**
+   * Settings added to every Changelake sink of a run, to compare one against the defaults in the
+   * same harness: {@code -Dbench.sink.settings=commit.threads=1,commit.buffer.bytes=...}.
+   */
+  static Map<String, String> extraSinkSettings() {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (String pair : System.getProperty("bench.sink.settings", "").split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        out.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+      }
+    }
+    return out;
   }
 
   /**
