@@ -282,13 +282,11 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
         4,
         ConfigDef.Range.between(1, 64),
         Importance.LOW,
-        "Committer threads per task, at most: a commit round flushes and commits its tables"
-            + " (only those with new rows) this many at a time, off the task thread, which reads"
-            + " on. A round of many tables lasts about its tables' commits divided by this; raise"
-            + " it when the catalog or object store is slow to answer (each commit waits for"
-            + " several requests). A round during which the machine's cores were busy makes the"
-            + " next use one thread fewer (down to one, at most cores - 1), so a round does not"
-            + " take the core the task reads with; a round whose threads mostly waited, one more.",
+        "Committer threads per task: a commit round flushes and commits its tables (only those"
+            + " with new rows) this many at a time, off the task thread, which reads on. A round"
+            + " of many tables lasts about its tables' commits divided by this; raise it when"
+            + " the catalog or object store is slow to answer (each commit waits for several"
+            + " requests) and the cores are not busy, lower it to leave cores to the task threads.",
         Width.SHORT,
         "Committer threads");
     group.define(

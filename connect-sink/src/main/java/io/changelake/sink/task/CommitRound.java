@@ -4,8 +4,6 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.write.SealedCommit;
 import io.changelake.sink.metrics.SinkMetrics;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,13 +47,8 @@ final class CommitRound implements AutoCloseable {
   /** A round whose every table landed: its positions are now in every table it wrote. */
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
 
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
   private final SinkMetrics metrics;
   private final ThreadPoolExecutor committers;
-  private final int maxThreads;
-  // the committer threads the next round may use, from the last round's CPU (see parallelism)
-  private volatile int nextThreads;
   private InFlight inFlight;
   // tests hold the committer here to see the task go on while a round is in flight
   private volatile CountDownLatch gate;
@@ -67,17 +60,13 @@ final class CommitRound implements AutoCloseable {
       CompletableFuture<Void> done) {}
 
   /**
-   * @param threads the most committer threads (commit.threads): on an object store table commits
-   *     are mostly waiting (manifests, the snapshot, the offset copy), so a few in parallel take a
-   *     round of many tables from their sum towards their maximum; on a local or fast file system
-   *     they are CPU (the Parquet flush, the manifests), and more threads than the cores the task
-   *     thread leaves only take its core: each round then uses as many as {@link #parallelism}
-   *     says. Threads start only as rounds need them and end when idle
+   * @param threads the most committer threads (commit.threads): table commits are object-store and
+   *     catalog I/O (manifests, the conflict check, the snapshot, the offset copy), mostly waiting,
+   *     so a few in parallel take a round of many tables from their sum towards their maximum;
+   *     threads start only as rounds need them and end when idle
    */
   CommitRound(String connector, int taskId, int threads, SinkMetrics metrics) {
     this.metrics = metrics;
-    this.maxThreads = threads;
-    this.nextThreads = threads;
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory =
         r -> {
@@ -121,23 +110,8 @@ final class CommitRound implements AutoCloseable {
     }
     long start = System.nanoTime();
     metrics.commitRoundStarted();
-    int threads = nextThreads;
-    if (threads != committers.getCorePoolSize()) {
-      // core first when shrinking, maximum first when growing: core may never exceed maximum
-      if (threads < committers.getCorePoolSize()) {
-        committers.setCorePoolSize(threads);
-        committers.setMaximumPoolSize(threads);
-      } else {
-        committers.setMaximumPoolSize(threads);
-        committers.setCorePoolSize(threads);
-      }
-    }
     List<CompletableFuture<Void>> landings = new ArrayList<>();
     LongAccumulator slowestMs = new LongAccumulator(Math::max, 0);
-    LongAccumulator cpuNanos = new LongAccumulator(Long::sum, 0);
-    long processCpuAtStart = processCpuNanos();
-    // the machine's load is measured from one call to the next: this call starts the round's
-    machineLoad();
     RuntimeException sealFailure = null;
     for (TableState table : dirty) {
       SealedCommit sealed;
@@ -152,13 +126,7 @@ final class CommitRound implements AutoCloseable {
       // the round's rows, not those written while it lands, are what its landing commits
       table.metrics.sealed();
       landings.add(
-          CompletableFuture.runAsync(
-              () -> {
-                long cpu = threadCpuNanos();
-                slowestMs.accumulate(land(table, sealed));
-                cpuNanos.accumulate(threadCpuNanos() - cpu);
-              },
-              committers));
+          CompletableFuture.runAsync(() -> slowestMs.accumulate(land(table, sealed)), committers));
     }
     long sealedMs = (System.nanoTime() - start) / 1_000_000;
     int tables = landings.size();
@@ -166,20 +134,8 @@ final class CommitRound implements AutoCloseable {
         CompletableFuture.allOf(landings.toArray(CompletableFuture[]::new))
             .whenComplete(
                 (ok, error) -> {
-                  long roundNanos = System.nanoTime() - start;
-                  long roundMs = roundNanos / 1_000_000;
+                  long roundMs = (System.nanoTime() - start) / 1_000_000;
                   metrics.commitRound(roundMs);
-                  nextThreads =
-                      parallelism(
-                          new RoundCpu(
-                              cpuNanos.get(),
-                              processCpuNanos() - processCpuAtStart,
-                              machineLoad(),
-                              roundNanos,
-                              Math.min(tables, threads)),
-                          threads,
-                          maxThreads,
-                          Runtime.getRuntime().availableProcessors());
                   // where a round's time goes: the seal on the task thread, the landings
                   // (flush and commit) on the committer threads, the slowest table's share
                   if (tables > 0 && LOG.isDebugEnabled()) {
@@ -191,7 +147,7 @@ final class CommitRound implements AutoCloseable {
                         error == null ? "landed" : "failed",
                         roundMs,
                         sealedMs,
-                        Math.min(tables, threads),
+                        Math.min(tables, committers.getMaximumPoolSize()),
                         slowestMs.get());
                   }
                 });
@@ -199,62 +155,6 @@ final class CommitRound implements AutoCloseable {
     if (sealFailure != null) {
       throw sealFailure;
     }
-  }
-
-  /**
-   * What a round's landings cost: the committer threads' CPU time, the whole JVM's over the round,
-   * how busy the machine's cores were meanwhile (0 to 1, whoever kept them busy; negative when
-   * unknown), the round's wall time, and how many committer threads it used.
-   */
-  record RoundCpu(
-      long committerNanos, long processNanos, double machineLoad, long roundNanos, int threads) {}
-
-  /**
-   * The committer threads for the next round, after a round that used {@code current} of them and
-   * cost {@code cpu}: one fewer (down to one, and at most {@code cores - 1}) when the machine's
-   * cores were busy over the round (this JVM or other processes: the scheduler shares a core among
-   * the threads that want it, so each more committer thread takes from the task thread), since more
-   * threads then only split the cores the task thread reads with (on 2 cores four CPU-bound
-   * landings and the task thread got two fifths of a core each, and the task read at 0.46 of its
-   * rate between rounds: docs/benchmarks.md, issue 14); one more (up to {@code max}) when the cores
-   * were not busy and each committer thread spent most of the round waiting (an object store, a
-   * catalog). A thread's own CPU share alone cannot tell: a thread waiting for a core looks like
-   * one waiting for the object store.
-   */
-  static int parallelism(RoundCpu cpu, int current, int max, int cores) {
-    if (cpu.roundNanos() <= 0 || cpu.threads() <= 0 || cpu.processNanos() <= 0) {
-      return current;
-    }
-    double machineBusy =
-        Math.max(cpu.machineLoad(), (double) cpu.processNanos() / cpu.roundNanos() / cores);
-    if (machineBusy >= 0.85) {
-      return Math.max(1, Math.min(current - 1, cores - 1));
-    }
-    double perThread = (double) cpu.committerNanos() / cpu.roundNanos() / cpu.threads();
-    return perThread < 0.5 ? Math.min(max, current + 1) : current;
-  }
-
-  /**
-   * How busy the machine's cores were since the previous call (0 to 1), negative where the platform
-   * does not say.
-   */
-  private static double machineLoad() {
-    return ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.OperatingSystemMXBean os
-        ? os.getCpuLoad()
-        : -1;
-  }
-
-  /** CPU time of the whole JVM so far, 0 where the platform does not say. */
-  private static long processCpuNanos() {
-    return ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.OperatingSystemMXBean os
-        ? Math.max(0, os.getProcessCpuTime())
-        : 0;
-  }
-
-  private static long threadCpuNanos() {
-    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : 0;
   }
 
   /** Lands {@code sealed}; returns how long its flush and commit took, in ms. */

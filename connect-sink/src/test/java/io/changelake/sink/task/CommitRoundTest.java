@@ -270,41 +270,6 @@ class CommitRoundTest {
             values(5, "five, after the truncate"), values(1, "one, after the truncate"));
   }
 
-  /**
-   * How many committer threads the next round uses: fewer while the JVM keeps the cores busy (the
-   * landings take the task thread's core), more while they mostly wait (an object store).
-   */
-  @Test
-  void theNextRoundUsesFewerCommitterThreadsWhileTheCoresAreBusyAndMoreWhileTheyWait() {
-    long s = 1_000_000_000L;
-    // 2 cores kept busy by four committer threads (two fifths of a core each) and the task thread
-    assertThat(
-            CommitRound.parallelism(
-                new CommitRound.RoundCpu(16 * s / 10, 19 * s / 10, -1, s, 4), 4, 4, 2))
-        .isEqualTo(1);
-    // 8 cores kept busy: one fewer each round, never more than 7
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(4 * s, 7 * s, -1, s, 4), 4, 4, 8))
-        .isEqualTo(3);
-    // cores not busy, committer threads mostly waiting: one more, up to commit.threads
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(s / 10, s / 2, -1, s, 1), 1, 4, 2))
-        .isEqualTo(2);
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(4 * s / 10, s, -1, s, 4), 4, 4, 2))
-        .isEqualTo(4);
-    // this JVM used one of 2 cores, other processes the other: one fewer, as when it is busy alone
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(s / 2, s, 0.95, s, 4), 4, 4, 2))
-        .isEqualTo(1);
-    // cores not busy, committer threads busy: as many as before
-    assertThat(
-            CommitRound.parallelism(
-                new CommitRound.RoundCpu(9 * s / 10, 14 * s / 10, -1, s, 1), 1, 4, 2))
-        .isEqualTo(1);
-    // one core busy: one thread; nothing measured: as before
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(s, s, -1, s, 1), 2, 4, 1))
-        .isEqualTo(1);
-    assertThat(CommitRound.parallelism(new CommitRound.RoundCpu(0, 0, -1, s, 0), 3, 4, 2))
-        .isEqualTo(3);
-  }
-
   @Test
   void aCommitThatFailsOnTheCommitterThreadFailsTheNextPutNamingTheTable() throws Exception {
     ChangelakeSinkTask task = start();
