@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * The baseline connectors, each installed as its own plugin in a folder on {@code plugin.path} next
- * to the Changelake plugin, so every sink runs under the same plugin isolation.
+ * to the Changelake plugin, so every sink and source runs under the same plugin isolation.
  */
 final class BenchPlugins {
 
@@ -27,14 +27,36 @@ final class BenchPlugins {
 
   private BenchPlugins() {}
 
-  /** Creates {@code root/do-nothing/} holding a jar with the do-nothing sink. */
+  /**
+   * Creates {@code root/do-nothing/} holding a jar with the do-nothing sink and {@code
+   * root/do-nothing-source/} one with the do-nothing source.
+   */
   static void installDoNothing(Path root) {
-    Path dir = root.resolve("do-nothing");
+    writePlugin(
+        root.resolve("do-nothing"),
+        "bench-do-nothing.jar",
+        "org.apache.kafka.connect.sink.SinkConnector",
+        DoNothingSinkConnector.class,
+        DoNothingSinkTask.class);
+    writePlugin(
+        root.resolve("do-nothing-source"),
+        "bench-do-nothing-source.jar",
+        "org.apache.kafka.connect.source.SourceConnector",
+        DoNothingSourceConnector.class,
+        DoNothingSourceTask.class);
+  }
+
+  /**
+   * Writes {@code dir/jarName} with the classes of {@code connector} and {@code task} and the
+   * service file that lets the worker find the connector as a {@code service}.
+   */
+  private static void writePlugin(
+      Path dir, String jarName, String service, Class<?> connector, Class<?> task) {
     try {
       Files.createDirectories(dir);
-      try (OutputStream out = Files.newOutputStream(dir.resolve("bench-do-nothing.jar"));
+      try (OutputStream out = Files.newOutputStream(dir.resolve(jarName));
           JarOutputStream jar = new JarOutputStream(out)) {
-        for (Class<?> type : List.of(DoNothingSinkConnector.class, DoNothingSinkTask.class)) {
+        for (Class<?> type : List.of(connector, task)) {
           String resource = type.getName().replace('.', '/') + ".class";
           jar.putNextEntry(new JarEntry(resource));
           try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
@@ -42,9 +64,8 @@ final class BenchPlugins {
           }
           jar.closeEntry();
         }
-        jar.putNextEntry(
-            new JarEntry("META-INF/services/org.apache.kafka.connect.sink.SinkConnector"));
-        jar.write((DoNothingSinkConnector.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+        jar.putNextEntry(new JarEntry("META-INF/services/" + service));
+        jar.write((connector.getName() + "\n").getBytes(StandardCharsets.UTF_8));
         jar.closeEntry();
       }
     } catch (IOException e) {
