@@ -36,27 +36,25 @@ final class BenchPlugins {
         root.resolve("do-nothing"),
         "bench-do-nothing.jar",
         "org.apache.kafka.connect.sink.SinkConnector",
-        DoNothingSinkConnector.class,
-        DoNothingSinkTask.class);
+        List.of(DoNothingSinkConnector.class, DoNothingSinkTask.class));
     writePlugin(
         root.resolve("do-nothing-source"),
         "bench-do-nothing-source.jar",
         "org.apache.kafka.connect.source.SourceConnector",
-        DoNothingSourceConnector.class,
-        DoNothingSourceTask.class);
+        List.of(DoNothingSourceConnector.class, DoNothingSourceTask.class, TopicStart.class));
   }
 
   /**
-   * Writes {@code dir/jarName} with the classes of {@code connector} and {@code task} and the
-   * service file that lets the worker find the connector as a {@code service}.
+   * Writes {@code dir/jarName} with {@code classes} and the service file that lets the worker find
+   * the first of them, the connector, as a {@code service}.
    */
   private static void writePlugin(
-      Path dir, String jarName, String service, Class<?> connector, Class<?> task) {
+      Path dir, String jarName, String service, List<Class<?>> classes) {
     try {
       Files.createDirectories(dir);
       try (OutputStream out = Files.newOutputStream(dir.resolve(jarName));
           JarOutputStream jar = new JarOutputStream(out)) {
-        for (Class<?> type : List.of(connector, task)) {
+        for (Class<?> type : classes) {
           String resource = type.getName().replace('.', '/') + ".class";
           jar.putNextEntry(new JarEntry(resource));
           try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
@@ -65,7 +63,7 @@ final class BenchPlugins {
           jar.closeEntry();
         }
         jar.putNextEntry(new JarEntry("META-INF/services/" + service));
-        jar.write((connector.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+        jar.write((classes.get(0).getName() + "\n").getBytes(StandardCharsets.UTF_8));
         jar.closeEntry();
       }
     } catch (IOException e) {

@@ -1,15 +1,8 @@
 package io.changelake.e2e.bench;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.json.JsonConverter;
 import org.apache.kafka.connect.source.SourceRecord;
@@ -55,25 +48,15 @@ public class DoNothingSourceTask extends SourceTask {
     keyConverter.configure(Map.of("schemas.enable", "true"), true);
     JsonConverter valueConverter = new JsonConverter();
     valueConverter.configure(Map.of("schemas.enable", "true"), false);
-    Map<String, Object> c = new HashMap<>();
-    c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, props.get(BOOTSTRAP_KEY));
-    c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c)) {
-      TopicPartition tp = new TopicPartition(source, 0);
-      consumer.assign(List.of(tp));
-      consumer.seekToBeginning(List.of(tp));
-      long end = consumer.endOffsets(List.of(tp)).get(tp);
-      while (keys.size() < sample && consumer.position(tp) < end) {
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          if (keys.size() < sample) {
-            keys.add(keyConverter.toConnectData(source, r.key()));
-            values.add(valueConverter.toConnectData(source, r.value()));
-            timestamps.add(r.timestamp());
-          }
-        }
-      }
-    }
+    TopicStart.read(
+        props.get(BOOTSTRAP_KEY),
+        source,
+        sample,
+        r -> {
+          keys.add(keyConverter.toConnectData(source, r.key()));
+          values.add(valueConverter.toConnectData(source, r.value()));
+          timestamps.add(r.timestamp());
+        });
     if (keys.isEmpty()) {
       throw new IllegalStateException("no records in " + source + " to publish again");
     }

@@ -714,7 +714,7 @@ final class Report {
             " that the Changelake source reaches: the gap between the do-nothing source and the")
         .append(
             " plain producer is Connect's own (converter, send path, per-record callbacks), not")
-        .append(" Changelake's.\n\n");
+        .append(" Changelake's.\n");
     failures("source-throughput");
     md.append('\n');
   }
