@@ -31,9 +31,12 @@ public class DoNothingSourceTask extends SourceTask {
   // as a real source's are
   private static final Map<String, ?> PARTITION = Map.of("do-nothing", "0");
 
-  private final List<SchemaAndValue> keys = new ArrayList<>();
-  private final List<SchemaAndValue> values = new ArrayList<>();
-  private final List<Long> timestamps = new ArrayList<>();
+  /** A record as Connect data, as a source hands it over. */
+  private record Held(SchemaAndValue key, SchemaAndValue value, long timestamp) {}
+
+  // dropped by stop(), which runs on another thread than poll(): the worker may keep a stopped task
+  // object, and 10,000 held records left in the heap would be the next case's cost
+  private volatile List<Held> held;
   private String target;
   private long count;
   private long sent;
@@ -48,49 +51,53 @@ public class DoNothingSourceTask extends SourceTask {
     keyConverter.configure(Map.of("schemas.enable", "true"), true);
     JsonConverter valueConverter = new JsonConverter();
     valueConverter.configure(Map.of("schemas.enable", "true"), false);
+    List<Held> records = new ArrayList<>();
     TopicStart.read(
         props.get(BOOTSTRAP_KEY),
         source,
         sample,
-        r -> {
-          keys.add(keyConverter.toConnectData(source, r.key()));
-          values.add(valueConverter.toConnectData(source, r.value()));
-          timestamps.add(r.timestamp());
-        });
-    if (keys.isEmpty()) {
+        r ->
+            records.add(
+                new Held(
+                    keyConverter.toConnectData(source, r.key()),
+                    valueConverter.toConnectData(source, r.value()),
+                    r.timestamp())));
+    if (records.isEmpty()) {
       throw new IllegalStateException("no records in " + source + " to publish again");
     }
+    held = records;
   }
 
   @Override
   public List<SourceRecord> poll() throws InterruptedException {
-    if (sent >= count) {
+    List<Held> records = held;
+    if (records == null || sent >= count) {
       Thread.sleep(100);
       return null;
     }
     int n = (int) Math.min(BATCH, count - sent);
     List<SourceRecord> batch = new ArrayList<>(n);
     for (int i = 0; i < n; i++, sent++) {
-      int at = (int) (sent % keys.size());
-      SchemaAndValue key = keys.get(at);
-      SchemaAndValue value = values.get(at);
+      Held r = records.get((int) (sent % records.size()));
       batch.add(
           new SourceRecord(
               PARTITION,
               Map.of("position", sent),
               target,
               null,
-              key.schema(),
-              key.value(),
-              value.schema(),
-              value.value(),
-              timestamps.get(at)));
+              r.key().schema(),
+              r.key().value(),
+              r.value().schema(),
+              r.value().value(),
+              r.timestamp()));
     }
     return batch;
   }
 
   @Override
-  public void stop() {}
+  public void stop() {
+    held = null;
+  }
 
   @Override
   public String version() {
