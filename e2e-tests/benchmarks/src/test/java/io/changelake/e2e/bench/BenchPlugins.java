@@ -45,8 +45,8 @@ final class BenchPlugins {
   }
 
   /**
-   * Writes {@code dir/jarName} with {@code classes} and the service file that lets the worker find
-   * the first of them, the connector, as a {@code service}.
+   * Writes {@code dir/jarName} with {@code classes} (and their nested classes) and the service file
+   * that lets the worker find the first of them, the connector, as a {@code service}.
    */
   private static void writePlugin(
       Path dir, String jarName, String service, List<Class<?>> classes) {
@@ -54,7 +54,14 @@ final class BenchPlugins {
       Files.createDirectories(dir);
       try (OutputStream out = Files.newOutputStream(dir.resolve(jarName));
           JarOutputStream jar = new JarOutputStream(out)) {
+        List<Class<?>> all = new ArrayList<>();
         for (Class<?> type : classes) {
+          // a nested class left out loads from the class path, where the plugin's classes may not
+          // access it (another loader, another runtime package)
+          all.add(type);
+          all.addAll(List.of(type.getDeclaredClasses()));
+        }
+        for (Class<?> type : all) {
           String resource = type.getName().replace('.', '/') + ".class";
           jar.putNextEntry(new JarEntry(resource));
           try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
