@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * The baseline connectors, each installed as its own plugin in a folder on {@code plugin.path} next
- * to the Changelake plugin, so every sink runs under the same plugin isolation.
+ * to the Changelake plugin, so every sink and source runs under the same plugin isolation.
  */
 final class BenchPlugins {
 
@@ -27,14 +27,41 @@ final class BenchPlugins {
 
   private BenchPlugins() {}
 
-  /** Creates {@code root/do-nothing/} holding a jar with the do-nothing sink. */
+  /**
+   * Creates {@code root/do-nothing/} holding a jar with the do-nothing sink and {@code
+   * root/do-nothing-source/} one with the do-nothing source.
+   */
   static void installDoNothing(Path root) {
-    Path dir = root.resolve("do-nothing");
+    writePlugin(
+        root.resolve("do-nothing"),
+        "bench-do-nothing.jar",
+        "org.apache.kafka.connect.sink.SinkConnector",
+        List.of(DoNothingSinkConnector.class, DoNothingSinkTask.class));
+    writePlugin(
+        root.resolve("do-nothing-source"),
+        "bench-do-nothing-source.jar",
+        "org.apache.kafka.connect.source.SourceConnector",
+        List.of(DoNothingSourceConnector.class, DoNothingSourceTask.class, TopicStart.class));
+  }
+
+  /**
+   * Writes {@code dir/jarName} with {@code classes} (and their nested classes) and the service file
+   * that lets the worker find the first of them, the connector, as a {@code service}.
+   */
+  private static void writePlugin(
+      Path dir, String jarName, String service, List<Class<?>> classes) {
     try {
       Files.createDirectories(dir);
-      try (OutputStream out = Files.newOutputStream(dir.resolve("bench-do-nothing.jar"));
+      try (OutputStream out = Files.newOutputStream(dir.resolve(jarName));
           JarOutputStream jar = new JarOutputStream(out)) {
-        for (Class<?> type : List.of(DoNothingSinkConnector.class, DoNothingSinkTask.class)) {
+        List<Class<?>> all = new ArrayList<>();
+        for (Class<?> type : classes) {
+          // a nested class left out loads from the class path, where the plugin's classes may not
+          // access it (another loader, another runtime package)
+          all.add(type);
+          all.addAll(List.of(type.getDeclaredClasses()));
+        }
+        for (Class<?> type : all) {
           String resource = type.getName().replace('.', '/') + ".class";
           jar.putNextEntry(new JarEntry(resource));
           try (InputStream in = type.getClassLoader().getResourceAsStream(resource)) {
@@ -42,9 +69,8 @@ final class BenchPlugins {
           }
           jar.closeEntry();
         }
-        jar.putNextEntry(
-            new JarEntry("META-INF/services/org.apache.kafka.connect.sink.SinkConnector"));
-        jar.write((DoNothingSinkConnector.class.getName() + "\n").getBytes(StandardCharsets.UTF_8));
+        jar.putNextEntry(new JarEntry("META-INF/services/" + service));
+        jar.write((classes.get(0).getName() + "\n").getBytes(StandardCharsets.UTF_8));
         jar.closeEntry();
       }
     } catch (IOException e) {

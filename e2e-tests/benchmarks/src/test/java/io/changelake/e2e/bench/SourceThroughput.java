@@ -7,20 +7,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The Changelake source publishing a table (start position 'full': every row as a read event)
  * against a plain producer sending the very same records, measured in the same way: from the first
  * record on the topic until the topic holds them all, with the same producer settings (acks=all,
  * idempotent, linger, batch size, in-flight requests). The source runs with JsonConverter and with
- * the caching converter (same bytes on the topic).
+ * the caching converter (same bytes on the topic). The do-nothing source, measured as the
+ * Changelake source is, hands the worker the same records from memory: the ceiling of any source on
+ * this worker.
  *
  * <p>Start-up is left out of both rates: a connector's creation (REST call, rebalance of the
  * Connect group, task start, opening the catalog and planning the table's read) is not throughput,
@@ -80,15 +78,42 @@ final class SourceThroughput {
       String topicPrefix,
       long rows,
       Sinks.Converter converter) {
-    String topic = topicPrefix + "." + table;
-    loader.createTopics(List.of(topic), 1);
-    Map<String, String> c = new HashMap<>();
+    Map<String, String> c = connector(converter);
     c.put("connector.class", "io.changelake.source.ChangelakeSourceConnector");
-    c.put("tasks.max", "1");
     c.put("paimon.warehouse", warehouse.toUri().toString());
     c.put("tables", database + "." + table);
     c.put("start.position", "full");
     c.put("topic.name.format", topicPrefix + ".${table}");
+    return publish(
+        name, topicPrefix + "." + table, rows, c, "changelake source / " + converter.label);
+  }
+
+  /**
+   * The do-nothing source ({@link DoNothingSourceTask}) publishing to {@code target} {@code count}
+   * records: those of {@code source} (its first {@code sampleSize}, in turn past that), read and
+   * converted back at task start, before the clock starts.
+   */
+  Run doNothingSource(
+      String name,
+      String source,
+      String target,
+      long count,
+      int sampleSize,
+      Sinks.Converter converter) {
+    Map<String, String> c = connector(converter);
+    c.put("connector.class", DoNothingSourceConnector.class.getName());
+    c.put(DoNothingSourceTask.BOOTSTRAP_KEY, platform.bootstrapServers());
+    c.put(DoNothingSourceTask.SOURCE_TOPIC_KEY, source);
+    c.put(DoNothingSourceTask.TARGET_TOPIC_KEY, target);
+    c.put(DoNothingSourceTask.COUNT_KEY, String.valueOf(count));
+    c.put(DoNothingSourceTask.SAMPLE_KEY, String.valueOf(sampleSize));
+    return publish(name, target, count, c, null);
+  }
+
+  /** What both sources' configurations share: the producer's settings and the converters. */
+  private static Map<String, String> connector(Sinks.Converter converter) {
+    Map<String, String> c = new HashMap<>();
+    c.put("tasks.max", "1");
     c.put("topic.creation.default.replication.factor", "1");
     c.put("topic.creation.default.partitions", "1");
     TopicLoader.throughputSettings()
@@ -97,7 +122,20 @@ final class SourceThroughput {
     c.put("key.converter.schemas.enable", "true");
     c.put("value.converter", converter.className);
     c.put("value.converter.schemas.enable", "true");
-    JfrProfile jfr = profileDir == null ? null : new JfrProfile(profileDir.resolve(name + ".jfr"));
+    return c;
+  }
+
+  /**
+   * Creates connector {@code name} from {@code c} and measures it until {@code topic} holds {@code
+   * rows} records; its profile is recorded as {@code profileCase} when one is taken (null: never).
+   */
+  private Run publish(
+      String name, String topic, long rows, Map<String, String> c, String profileCase) {
+    loader.createTopics(List.of(topic), 1);
+    JfrProfile jfr =
+        profileDir == null || profileCase == null
+            ? null
+            : new JfrProfile(profileDir.resolve(name + ".jfr"));
     // each case starts on a collected heap, as the sink's runs do: the garbage of the case before
     // (a full collection's worth, seen in most runs without this) is not this case's cost
     System.gc();
@@ -123,7 +161,7 @@ final class SourceThroughput {
               collectionsSince(gc0));
       if (jfr != null) {
         jfr.stop();
-        recordProfiles("changelake source / " + converter.label, jfr);
+        recordProfiles(profileCase, jfr);
       }
       return run;
     } finally {
@@ -265,20 +303,8 @@ final class SourceThroughput {
   }
 
   private List<ConsumerRecord<byte[], byte[]>> readSample(String topic, int max) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
-    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-      TopicPartition tp = new TopicPartition(topic, 0);
-      consumer.assign(List.of(tp));
-      consumer.seekToBeginning(List.of(tp));
-      long end = consumer.endOffsets(List.of(tp)).get(tp);
-      while (records.size() < max && consumer.position(tp) < end) {
-        consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-      }
-    }
-    return records.size() > max ? records.subList(0, max) : records;
+    TopicStart.read(platform.bootstrapServers(), topic, max, records::add);
+    return records;
   }
 }
