@@ -4,6 +4,7 @@ import io.changelake.lsm.fault.LakeUnavailableException;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import org.apache.paimon.catalog.Catalog;
@@ -33,8 +34,12 @@ public final class LakeCatalogs {
   /** The one option every catalog needs. */
   public static final String WAREHOUSE = "warehouse";
 
-  // a lost race to create a JDBC catalog's tables is retried (see open(String, Supplier))
-  private static final int OPEN_ATTEMPTS = 3;
+  // a lost race to create a JDBC catalog's tables is retried (see open(String, Supplier)); an
+  // attempt can lose on each of the tables Paimon creates (tables, database properties, locks)
+  private static final int OPEN_ATTEMPTS = 5;
+
+  // one monitor per JDBC catalog URI: see open(String, Supplier)
+  private static final Map<String, Object> JDBC_OPENS = new ConcurrentHashMap<>();
 
   private LakeCatalogs() {}
 
@@ -65,7 +70,9 @@ public final class LakeCatalogs {
    * catalog's own tables. Paimon's JDBC catalog creates them on first open, checking for each
    * whether it exists and then creating it: tasks opening a fresh catalog database at the same time
    * race, and the losers fail on a duplicate table. By then the tables exist, so opening again
-   * succeeds.
+   * succeeds. Opens of one JDBC catalog in this JVM (the tasks of a worker) take turns, so only
+   * tasks of different workers race: a losing attempt leaves its connection pool open (Paimon's
+   * constructor throws before anything could close it), about two connections per loser.
    */
   static Catalog open(String warehouse, Supplier<Catalog> factory) {
     return open(Map.of(WAREHOUSE, warehouse), factory);
@@ -73,6 +80,17 @@ public final class LakeCatalogs {
 
   /** As {@link #open(String, Supplier)}, for the catalog {@code options} describe. */
   static Catalog open(Map<String, String> options, Supplier<Catalog> factory) {
+    if (!"jdbc".equalsIgnoreCase(options.getOrDefault("metastore", "").trim())) {
+      return openRetryingLostRaces(options, factory);
+    }
+    synchronized (
+        JDBC_OPENS.computeIfAbsent(options.getOrDefault("uri", ""), uri -> new Object())) {
+      return openRetryingLostRaces(options, factory);
+    }
+  }
+
+  private static Catalog openRetryingLostRaces(
+      Map<String, String> options, Supplier<Catalog> factory) {
     for (int attempt = 1; ; attempt++) {
       try {
         return factory.get();
@@ -154,13 +172,18 @@ public final class LakeCatalogs {
   /**
    * Whether {@code e} comes from a table that another session created first: SQL state class 23
    * (PostgreSQL reports two concurrent {@code CREATE TABLE}s of one name as a duplicate key of its
-   * type catalog, 23505), 42P07 (PostgreSQL) or 42S01 (MySQL), "table already exists".
+   * type catalog, 23505), 42P07 (PostgreSQL) or 42S01 (MySQL), "table already exists", or 42710
+   * (PostgreSQL: the table's row type, created with it, "already exists" when the other session
+   * committed between the two steps).
    */
   static boolean lostTableCreationRace(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof SQLException sql && sql.getSQLState() != null) {
         String state = sql.getSQLState();
-        if (state.startsWith("23") || state.equals("42P07") || state.equals("42S01")) {
+        if (state.startsWith("23")
+            || state.equals("42P07")
+            || state.equals("42S01")
+            || state.equals("42710")) {
           return true;
         }
       }
