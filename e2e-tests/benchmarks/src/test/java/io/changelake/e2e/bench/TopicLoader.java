@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -38,16 +40,34 @@ final class TopicLoader {
     }
   }
 
-  /** Sends {@code count} events and waits until all are acknowledged; returns the bytes sent. */
+  /**
+   * Sends {@code count} events and waits until all are acknowledged; returns the bytes sent. A send
+   * the broker never acknowledged (a batch expired after retries, as seen once on 100 fresh topics)
+   * fails the load: a sink measured on fewer events than counted would read too fast.
+   */
   long load(int count, Supplier<DebeziumEvents.Event> events) {
     long bytes = 0;
+    AtomicReference<Exception> firstFailure = new AtomicReference<>();
+    AtomicLong failed = new AtomicLong();
     try (KafkaProducer<byte[], byte[]> producer = producer()) {
       for (int i = 0; i < count; i++) {
         DebeziumEvents.Event e = events.get();
         bytes += e.value().length + e.key().length;
-        producer.send(new ProducerRecord<>(e.topic(), e.key(), e.value()));
+        producer.send(
+            new ProducerRecord<>(e.topic(), e.key(), e.value()),
+            (metadata, error) -> {
+              if (error != null) {
+                failed.incrementAndGet();
+                firstFailure.compareAndSet(null, error);
+              }
+            });
       }
       producer.flush();
+    }
+    if (failed.get() > 0) {
+      throw new IllegalStateException(
+          failed.get() + " of " + count + " events were not written to their topics",
+          firstFailure.get());
     }
     return bytes;
   }
