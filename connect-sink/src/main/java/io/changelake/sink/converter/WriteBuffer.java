@@ -40,23 +40,15 @@ final class WriteBuffer {
    */
   byte[] write(byte[] envelopeStart, Schema schema, Object value) throws IOException {
     out.reset();
+    if (envelopeStart != null) {
+      // the generator holds nothing unflushed between writes, so bytes go straight to the buffer
+      out.write(envelopeStart);
+    }
     payloadWriter.write(schema, value, generator);
     generator.flush();
-    if (envelopeStart == null) {
-      return out.toByteArray();
+    if (envelopeStart != null) {
+      out.write('}');
     }
-    // the envelope's start (its schema: most of a record's bytes) goes straight into the result,
-    // not first into the buffer and then out of it again with the payload
-    int payloadLength = out.size();
-    byte[] written = new byte[envelopeStart.length + payloadLength + 1];
-    System.arraycopy(envelopeStart, 0, written, 0, envelopeStart.length);
-    if (out.getCurrentSegmentLength() == payloadLength) {
-      System.arraycopy(out.getCurrentSegment(), 0, written, envelopeStart.length, payloadLength);
-    } else {
-      // a payload larger than one of the buffer's blocks
-      System.arraycopy(out.toByteArray(), 0, written, envelopeStart.length, payloadLength);
-    }
-    written[written.length - 1] = '}';
-    return written;
+    return out.toByteArray();
   }
 }
