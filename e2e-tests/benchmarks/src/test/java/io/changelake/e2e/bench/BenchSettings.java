@@ -91,6 +91,11 @@ record BenchSettings(
     return intProperty("bench.scale.profile.tables", 1);
   }
 
+  /** Unrecorded passes over the smallest scaling workload before the first measured run. */
+  int scaleWarmUps() {
+    return intProperty("bench.scale.warmups", 1);
+  }
+
   /** True when a measurement group was not excluded with {@code -Dbench.skip=a,b}. */
   static boolean enabled(String group) {
     String skip = System.getProperty("bench.skip", "");

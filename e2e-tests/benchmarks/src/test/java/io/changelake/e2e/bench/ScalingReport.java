@@ -51,7 +51,8 @@ final class ScalingReport {
                     + " `commit-rounds-total` at the start); *between*: the other intervals; rounds"
                     + " are counted only while records are read, so a run read in full before its"
                     + " first round has none (its row reads \"not measured\"). %s (the largest table"
-                    + " count once). The first table holds"
+                    + " count once), after %d unrecorded pass(es) of every sink and task count over"
+                    + " the smallest workload (the JIT's warm-up). The first table holds"
                     + " every figure issue 14 asks for, measured / required / met: the latency"
                     + " rows are section 2's (their own PostgreSQL pipeline at the %.0f s"
                     + " interval), the converter row is the in-process comparison above, the"
@@ -62,6 +63,7 @@ final class ScalingReport {
                 settings.scaleRepetitions() == 1
                     ? "One repetition per case"
                     : "Median of " + settings.scaleRepetitions() + " repetitions",
+                settings.scaleWarmUps(),
                 settings.commitIntervalMs() / 1000.0,
                 settings.commitIntervalMs() / 1000.0))
         .append("| target | measured | required | met |\n|---|---|---|---|\n");

@@ -44,6 +44,7 @@ final class ScalingRuns {
               settings.scaleEvents(),
               Math.max(50, settings.keySpace() / tables)));
     }
+    warmUp(workloads.get(0));
     for (int run = 1; run <= settings.scaleRepetitions(); run++) {
       boolean last = run == settings.scaleRepetitions();
       for (Workload workload : workloads) {
@@ -71,6 +72,39 @@ final class ScalingRuns {
       }
     }
     return failures;
+  }
+
+  /**
+   * Unrecorded runs of every sink and task count on the smallest workload before the first measured
+   * one: in runs of 10–40 s the JIT otherwise took 0.4–0.7 of a core from whichever case came
+   * first, and the Changelake sink, with more code to compile, paid more of it than the do-nothing
+   * sink (session 13's profile). {@code -Dbench.scale.warmups}, default 1 pass.
+   */
+  private void warmUp(Workload smallest) {
+    for (int pass = 1; pass <= settings.scaleWarmUps(); pass++) {
+      for (int tasks : new int[] {1, 2}) {
+        for (Kind kind : List.of(Kind.DO_NOTHING, Kind.CHANGELAKE)) {
+          String name = "warmup" + pass + "-" + smallest.name() + "-" + tasks + "t-" + kind.label;
+          Path warehouse = settings.workDir().resolve("warehouse").resolve(name);
+          try {
+            runner.run(
+                name,
+                config(kind, tasks, smallest, warehouse, settings.scaleCommitIntervalMs()),
+                smallest.topics());
+          } finally {
+            ChangelakeBenchmark.deleteRecursively(warehouse);
+          }
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> config(
+      Kind kind, int tasks, Workload workload, Path warehouse, long commitIntervalMs) {
+    return kind == Kind.DO_NOTHING
+        ? Sinks.doNothing(workload.regex(), tasks, Converter.JSON)
+        : Sinks.changelake(
+            workload.regex(), tasks, Converter.JSON, warehouse, commitIntervalMs, "deduplicate");
   }
 
   private boolean isLargest(Workload workload) {
@@ -128,16 +162,7 @@ final class ScalingRuns {
             + kind.label
             + (shortInterval ? "-" + commitIntervalMs + "ms" : "");
     Path warehouse = settings.workDir().resolve("warehouse").resolve(name);
-    Map<String, String> config =
-        kind == Kind.DO_NOTHING
-            ? Sinks.doNothing(workload.regex(), tasks, Converter.JSON)
-            : Sinks.changelake(
-                workload.regex(),
-                tasks,
-                Converter.JSON,
-                warehouse,
-                commitIntervalMs,
-                "deduplicate");
+    Map<String, String> config = config(kind, tasks, workload, warehouse, commitIntervalMs);
     JfrProfile jfr = profile ? new JfrProfile(settings.workDir().resolve(name + ".jfr")) : null;
     try (HeapWatcher heap = new HeapWatcher()) {
       SinkRunner.Measurement m = runner.run(name, config, workload.topics());
