@@ -83,12 +83,12 @@ record BenchSettings(
   }
 
   /**
-   * The table count whose last Changelake run at the scaling interval is profiled with JFR ({@code
-   * -Dbench.scale.profile.tables}, default 1: the 2-task run on one table); the recording stays in
-   * {@link #workDir} for a closer look.
+   * The table counts whose last Changelake runs at the scaling interval are profiled with JFR
+   * ({@code -Dbench.scale.profile.tables}, default 1 and 100: the 1- and 2-task runs on one table
+   * and the 100-table run); the recordings stay in {@link #workDir} for a closer look.
    */
-  int scaleProfileTables() {
-    return intProperty("bench.scale.profile.tables", 1);
+  int[] scaleProfileTables() {
+    return intList("bench.scale.profile.tables", "1,100");
   }
 
   /** Unrecorded passes over the smallest scaling workload before the first measured run. */

@@ -12,8 +12,9 @@ import java.util.Map;
  * How the sink scales (issue 14): read rate against tasks (1, 2 on one table) and against tables
  * (one topic each) at the long commit interval users run with, next to the do-nothing sink in the
  * same run; the read rate during commit rounds next to the rate between them; the heap high-water
- * mark of each run. The 2-task Changelake run of the last repetition is profiled, monitor and park
- * waits included: that is where a lock the tasks share would show.
+ * mark of each run. The Changelake runs of the last repetition at the profiled table counts are
+ * profiled (task thread, committer threads, whole JVM), monitor and park waits included: that is
+ * where a lock the tasks share would show.
  */
 final class ScalingRuns {
   static final String MEASUREMENT = "scaling";
@@ -59,7 +60,8 @@ final class ScalingRuns {
             boolean profile =
                 last
                     && kind == Kind.CHANGELAKE
-                    && workload.tables() == settings.scaleProfileTables();
+                    && java.util.Arrays.stream(settings.scaleProfileTables())
+                        .anyMatch(t -> t == workload.tables());
             measure(
                 kind, tasks, workload, run, profile, settings.scaleCommitIntervalMs(), failures);
           }
@@ -200,10 +202,18 @@ final class ScalingRuns {
             caseName,
             jfr.summary("org.apache.kafka.connect.runtime.WorkerSinkTask", 12),
             "task thread");
+        // flush and commit of the rounds, off the task thread: what takes cores from it
+        ChangelakeBenchmark.recordProfile(
+            caseName, jfr.summary("io.changelake.sink.task.CommitRound", 12), "committer threads");
+        ChangelakeBenchmark.recordProfile(caseName, jfr.summary("", 12), "whole JVM");
         recordWaits(
             caseName,
             jfr.waits("org.apache.kafka.connect.runtime.WorkerSinkTask", 10),
             "task thread");
+        // flush and commit of the rounds, off the task thread: what takes cores from it
+        ChangelakeBenchmark.recordProfile(
+            caseName, jfr.summary("io.changelake.sink.task.CommitRound", 12), "committer threads");
+        ChangelakeBenchmark.recordProfile(caseName, jfr.summary("", 12), "whole JVM");
         recordWaits(caseName, jfr.waits("", 10), "whole JVM");
       }
     } catch (RuntimeException | AssertionError | OutOfMemoryError e) {
