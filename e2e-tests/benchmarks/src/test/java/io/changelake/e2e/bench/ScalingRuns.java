@@ -210,10 +210,6 @@ final class ScalingRuns {
             caseName,
             jfr.waits("org.apache.kafka.connect.runtime.WorkerSinkTask", 10),
             "task thread");
-        // flush and commit of the rounds, off the task thread: what takes cores from it
-        ChangelakeBenchmark.recordProfile(
-            caseName, jfr.summary("io.changelake.sink.task.CommitRound", 12), "committer threads");
-        ChangelakeBenchmark.recordProfile(caseName, jfr.summary("", 12), "whole JVM");
         recordWaits(caseName, jfr.waits("", 10), "whole JVM");
       }
     } catch (RuntimeException | AssertionError | OutOfMemoryError e) {
