@@ -159,6 +159,62 @@ class TableProvisionerTest {
   }
 
   @Test
+  void columnsDistinctOnEveryRowOfAFileGetNoParquetDictionary() {
+    RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+
+    Map<String, String> options = TableProvisioner.spec(ID, settings(), first).layout().options();
+
+    // the one-column key (also stored as Paimon's _KEY_ copy), Paimon's sequence number and the
+    // sink's sequence columns; value columns keep Parquet's default
+    assertThat(options)
+        .containsEntry("parquet.enable.dictionary#id", "false")
+        .containsEntry("parquet.enable.dictionary#_KEY_id", "false")
+        .containsEntry("parquet.enable.dictionary#_SEQUENCE_NUMBER", "false")
+        .containsEntry("parquet.enable.dictionary#" + SequenceColumns.SOURCE_POSITION, "false")
+        .containsEntry("parquet.enable.dictionary#" + SequenceColumns.KAFKA_OFFSET, "false")
+        .doesNotContainKeys("parquet.enable.dictionary#name", "parquet.enable.dictionary#bio");
+  }
+
+  @Test
+  void appendTablesKeepTheDictionaryOfTheOperationColumn() {
+    RowChange first = change(DebeziumOp.CREATE, null, null, row(1, "a", "b"), 1, 0);
+
+    Map<String, String> options =
+        TableProvisioner.spec(ID, settings("table.keyless-mode", "append"), first)
+            .layout()
+            .options();
+
+    assertThat(options)
+        .containsEntry("parquet.enable.dictionary#" + SequenceColumns.SOURCE_POSITION, "false")
+        .doesNotContainKeys(
+            "parquet.enable.dictionary#" + SequenceColumns.OPERATION,
+            "parquet.enable.dictionary#id",
+            "parquet.enable.dictionary#_SEQUENCE_NUMBER");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "parquet.enable.dictionary, true",
+    "parquet.enable.dictionary#name, false",
+    "file.format, orc"
+  })
+  void theUsersDictionaryOrFormatOptionsReplaceTheSinksDictionaryDefaults(
+      String option, String value) {
+    RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
+
+    Map<String, String> options =
+        TableProvisioner.spec(ID, settings("table.option." + option, value), first)
+            .layout()
+            .options();
+
+    assertThat(options).containsEntry(option, value);
+    assertThat(options.keySet())
+        .filteredOn(k -> k.startsWith("parquet.enable.dictionary"))
+        .containsExactlyInAnyOrder(
+            option.startsWith("parquet") ? new String[] {option} : new String[0]);
+  }
+
+  @Test
   void lookupTablesDeduplicateChangelogRowsAndOtherProducersDoNot() {
     RowChange first = change(DebeziumOp.CREATE, key(1), null, row(1, "a", "b"), 1, 0);
     assertThat(TableProvisioner.spec(ID, settings(), first).layout().options())
