@@ -83,9 +83,10 @@ record BenchSettings(
   }
 
   /**
-   * The table counts whose last Changelake runs at the scaling interval are profiled with JFR
-   * ({@code -Dbench.scale.profile.tables}, default 1 and 100: the 1- and 2-task runs on one table
-   * and the 100-table run); the recordings stay in {@link #workDir} for a closer look.
+   * The table counts whose Changelake runs at the scaling interval run once more under JFR after
+   * the measured repetitions, unrecorded ({@code -Dbench.scale.profile.tables}, default 1 and 100:
+   * the 1- and 2-task runs on one table and the 100-table run; empty: none); the recordings stay in
+   * {@link #workDir} for a closer look.
    */
   int[] scaleProfileTables() {
     return intList("bench.scale.profile.tables", "1,100");
