@@ -92,6 +92,15 @@ record BenchSettings(
     return intList("bench.scale.profile.tables", "1,100");
   }
 
+  /**
+   * Events of the one-table scaling workload ({@code -Dbench.scale.one.table.events}, default the
+   * same as every workload's): two tasks read 300,000 events in about 5 s, too short a run to tell
+   * a second task's gain from the JIT and one commit round (h2, session 14).
+   */
+  int scaleOneTableEvents() {
+    return intProperty("bench.scale.one.table.events", scaleEvents);
+  }
+
   /** Unrecorded passes over the smallest scaling workload before the first measured run. */
   int scaleWarmUps() {
     return intProperty("bench.scale.warmups", 1);

@@ -39,7 +39,7 @@ final class ScalingReport {
     md.append(
             String.format(
                 Locale.ROOT,
-                "%,d events per topic set, commit interval %.0f s, JsonConverter. One table: one"
+                "%,d events per topic set (one table: %,d), commit interval %.0f s, JsonConverter. One table: one"
                     + " topic with 2 partitions; N tables: one topic each. The rate here is the"
                     + " **read rate**: events divided by the time from submitting the connector"
                     + " until its tasks' consumers had handed every event to the task (sampled"
@@ -59,6 +59,7 @@ final class ScalingReport {
                     + " short-interval row is the Changelake sink committing every %.0f s on the"
                     + " same topics, against the same do-nothing run.\n\n",
                 settings.scaleEvents(),
+                settings.scaleOneTableEvents(),
                 settings.scaleCommitIntervalMs() / 1000.0,
                 settings.scaleRepetitions() == 1
                     ? "One repetition per case"

@@ -42,7 +42,7 @@ final class ScalingRuns {
               "scale" + tables,
               tables,
               tables == 1 ? 2 : 1,
-              settings.scaleEvents(),
+              tables == 1 ? settings.scaleOneTableEvents() : settings.scaleEvents(),
               Math.max(50, settings.keySpace() / tables)));
     }
     warmUp(workloads.get(0));
