@@ -49,8 +49,8 @@ final class CommitRound implements AutoCloseable {
    * How many flushes that need only the CPU (sort and Parquet onto a local disk) run at once in the
    * worker, whichever task's: one core fewer than the JVM has, so the task threads keep a core to
    * read on (four committer threads flushing a round of 100 tables at once left the task thread
-   * about two fifths of a core on 2 cores). The commits after the flushes, and flushes to an
-   * object store (which wait for their uploads), stay on up to commit.threads threads per task.
+   * about two fifths of a core on 2 cores). The commits after the flushes, and flushes to an object
+   * store (which wait for their uploads), stay on up to commit.threads threads per task.
    */
   static final int CPU_FLUSHES = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
 
