@@ -286,7 +286,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " with new rows) this many at a time, off the task thread, which reads on. A round"
             + " of many tables lasts about its tables' commits divided by this; raise it when"
             + " the catalog or object store is slow to answer (each commit waits for several"
-            + " requests) and the cores are not busy, lower it to leave cores to the task threads.",
+            + " requests) and the cores are not busy, lower it to leave cores to the task threads."
+            + " Flushes onto a local disk (sort and Parquet, nothing to wait for but the CPU) run"
+            + " at most one fewer than the worker's cores at once (at least one), across all"
+            + " tasks of the worker, whatever this says.",
         Width.SHORT,
         "Committer threads");
     group.define(

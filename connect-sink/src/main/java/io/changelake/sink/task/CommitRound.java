@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,18 @@ final class CommitRound implements AutoCloseable {
 
   // idle committer threads end after this: a task whose rounds take one table keeps one thread
   private static final long IDLE_THREAD_SECONDS = 30;
+
+  /**
+   * How many flushes that need only the CPU (sort and Parquet onto a local disk) run at once in the
+   * worker, whichever task's: one core fewer than the JVM has, so the task threads keep a core to
+   * read on (four committer threads flushing a round of 100 tables at once left the task thread
+   * about two fifths of a core on 2 cores). The commits after the flushes, and flushes to an object
+   * store (which wait for their uploads), stay on up to commit.threads threads per task.
+   */
+  static final int CPU_FLUSHES = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+
+  // one per worker: the plugin's classes, this one too, are loaded once per worker
+  private static final Semaphore CPU_FLUSH_PERMITS = new Semaphore(CPU_FLUSHES, true);
 
   /** A round whose every table landed: its positions are now in every table it wrote. */
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
@@ -170,6 +183,14 @@ final class CommitRound implements AutoCloseable {
     long start = System.nanoTime();
     CommitResult result;
     try {
+      if (sealed.flushNeedsOnlyCpu()) {
+        CPU_FLUSH_PERMITS.acquireUninterruptibly();
+        try {
+          sealed.flush();
+        } finally {
+          CPU_FLUSH_PERMITS.release();
+        }
+      }
       result = sealed.land();
     } catch (RuntimeException e) {
       throw new TableCommitException(table, e);

@@ -281,9 +281,11 @@ final class PooledTableWriter implements TableWriter {
     if (buffered != null) {
       buffered = newBufferedVersions();
     }
-    return landing(
+    List<List<CommitMessage>> flushed = new ArrayList<>(1);
+    return new Landing(
+        () -> flushed.add(memory.flushOffThread(sealed, () -> prepare(sealed, id))),
         () -> {
-          List<CommitMessage> messages = memory.flushOffThread(sealed, () -> prepare(sealed, id));
+          List<CommitMessage> messages = flushed.get(0);
           boolean hasFiles = addPending(id, messages, offsets);
           return land(id, hasFiles, rows, carried + DataFileBytes.added(messages));
         });
@@ -316,18 +318,61 @@ final class PooledTableWriter implements TableWriter {
 
   /** A sealed commit that lands with {@code land}, which the writer's next commit waits for. */
   private SealedCommit landing(Supplier<CommitResult> land) {
-    CompletableFuture<CommitResult> landed = new CompletableFuture<>();
-    landing = landed;
-    return () -> {
+    return new Landing(null, land);
+  }
+
+  /**
+   * A sealed commit in flight: its flush (when the seal left one) runs once, by {@link #flush} or
+   * else first thing in {@link #land}; either one failing fails the landing the writer's next
+   * commit waits for, so it never waits for a landing that will not come.
+   */
+  private final class Landing implements SealedCommit {
+    private final CompletableFuture<CommitResult> landed = new CompletableFuture<>();
+    private final Supplier<CommitResult> land;
+    // null once run (or when there was none)
+    private Runnable flush;
+
+    Landing(Runnable flush, Supplier<CommitResult> land) {
+      this.flush = flush;
+      this.land = land;
+      landing = landed;
+    }
+
+    @Override
+    public boolean flushNeedsOnlyCpu() {
+      return flush != null && !table.fileIO().isObjectStore();
+    }
+
+    @Override
+    public void flush() {
+      Runnable pendingFlush = flush;
+      if (pendingFlush == null) {
+        return;
+      }
+      flush = null;
+      failLandingOnError(pendingFlush);
+    }
+
+    @Override
+    public CommitResult land() {
+      flush();
+      if (landed.isDone()) {
+        return landed.join(); // its flush had failed: that failure again
+      }
+      CommitResult[] result = new CommitResult[1];
+      failLandingOnError(() -> result[0] = land.get());
+      landed.complete(result[0]);
+      return result[0];
+    }
+
+    private void failLandingOnError(Runnable step) {
       try {
-        CommitResult result = land.get();
-        landed.complete(result);
-        return result;
+        step.run();
       } catch (RuntimeException | Error e) {
         landed.completeExceptionally(e);
         throw e;
       }
-    };
+    }
   }
 
   /**

@@ -29,6 +29,8 @@ import org.apache.paimon.table.FileStoreTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A table ordered by a {@code sequence.field}: its seal hands the rows buffered so far (one writer
@@ -100,8 +102,10 @@ class SealedGenerationTest extends OrdersTableTest {
     assertThat(LakeRows.read(ledgerTable())).containsExactly(values(1, "a-1", 1L));
   }
 
-  @Test
-  void aFlushFailingWhereTheCommitLandsNamesTheTableAndStopsTheWriter() throws Exception {
+  @ParameterizedTest(name = "the committer flushes before it lands: {0}")
+  @ValueSource(booleans = {false, true})
+  void aFlushFailingWhereTheCommitLandsNamesTheTableAndStopsTheWriter(boolean flushFirst)
+      throws Exception {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(ledger);
       for (int id = 1; id <= 20; id++) {
@@ -113,7 +117,9 @@ class SealedGenerationTest extends OrdersTableTest {
       Files.writeString(tableDir.resolve("bucket-0"), "not a folder");
       Files.writeString(tableDir.resolve("bucket-1"), "not a folder");
 
-      assertThatThrownBy(() -> CompletableFuture.supplyAsync(sealed::land).join())
+      // a committer under a flush limit flushes first and does not land after a failure
+      Runnable committer = flushFirst ? sealed::flush : sealed::land;
+      assertThatThrownBy(() -> CompletableFuture.runAsync(committer).join())
           .hasCauseInstanceOf(BrokenWriterException.class)
           .hasMessageContaining("Flushing the rows of commit")
           .hasMessageContaining("shop.ledger");
@@ -121,8 +127,34 @@ class SealedGenerationTest extends OrdersTableTest {
       assertThatThrownBy(() -> writer.write(insert(21, "x", 21L)))
           .isInstanceOf(BrokenWriterException.class)
           .hasMessageContaining("shop.ledger");
+      // closing the pool waits for the landing: it must learn that the landing failed
     }
     assertThat(LakeRows.read(ledgerTable())).isEmpty();
+  }
+
+  @Test
+  void aCommitterMayFlushTheSealedRowsFirstAndCommitThemLater() throws Exception {
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(ledger);
+      writer.write(insert(1, "a-1", 1L));
+      writer.write(insert(2, "a-2", 2L));
+      SealedCommit sealed = writer.seal(SourceProgress.of(Map.of(P0, 2L)));
+      assertThat(sealed.flushNeedsOnlyCpu()).as("rows to flush onto a local disk").isTrue();
+
+      // the committer's flush, under its limit, then its commit
+      CompletableFuture.runAsync(sealed::flush).get(60, TimeUnit.SECONDS);
+      assertThat(dataFiles()).as("flushed").isNotEmpty();
+      assertThat(LakeRows.read(ledgerTable())).as("not committed before it lands").isEmpty();
+      assertThat(sealed.flushNeedsOnlyCpu()).as("nothing left to flush").isFalse();
+      writer.write(insert(3, "a-3", 3L));
+      CompletableFuture.supplyAsync(sealed::land).get(60, TimeUnit.SECONDS);
+
+      assertThat(LakeRows.read(ledgerTable()))
+          .containsExactlyInAnyOrder(values(1, "a-1", 1L), values(2, "a-2", 2L));
+      writer.commit(Map.of(P0, 3L));
+    }
+    assertThat(LakeRows.read(ledgerTable())).hasSize(3);
+    assertThat(CommittedOffsets.read(ledgerTable(), "sink-")).isEqualTo(Map.of(P0, 3L));
   }
 
   @Test
