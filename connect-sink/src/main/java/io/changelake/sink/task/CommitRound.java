@@ -50,9 +50,15 @@ final class CommitRound implements AutoCloseable {
    * worker, whichever task's: one core fewer than the JVM has, so the task threads keep a core to
    * read on (four committer threads flushing a round of 100 tables at once left the task thread
    * about two fifths of a core on 2 cores). The commits after the flushes, and flushes to an object
-   * store (which wait for their uploads), stay on up to commit.threads threads per task.
+   * store (which wait for their uploads), stay on up to commit.threads threads per task. {@code
+   * -Dchangelake.sink.cpu-flushes=N} in the worker's JVM options sets another number (at least 1),
+   * e.g. for a worker whose cores are not all its own to share.
    */
-  static final int CPU_FLUSHES = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+  static final int CPU_FLUSHES =
+      Math.max(
+          1,
+          Integer.getInteger(
+              "changelake.sink.cpu-flushes", Runtime.getRuntime().availableProcessors() - 1));
 
   // one per worker: the plugin's classes, this one too, are loaded once per worker
   private static final Semaphore CPU_FLUSH_PERMITS = new Semaphore(CPU_FLUSHES, true);
