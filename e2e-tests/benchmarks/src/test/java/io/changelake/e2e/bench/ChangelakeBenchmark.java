@@ -690,6 +690,7 @@ class ChangelakeBenchmark {
                       settings.latencySeconds(),
                       settings.latencyRowsPerSecond(),
                       tables);
+          recordLatency(Report.LatencyCase.kafka(tables), outcome.toKafka(), 0);
           recordLatency(snapshotCase, outcome.toSnapshot(), outcome.missingSnapshot());
           if (tables == 1) {
             recordLatency(

@@ -32,6 +32,7 @@ final class LatencyProbe {
 
   /** Latencies in milliseconds, per row, and how many rows never arrived. */
   record Outcome(
+      List<Long> toKafka,
       List<Long> toSnapshot,
       List<Long> toChangelog,
       int rows,
@@ -126,6 +127,7 @@ final class LatencyProbe {
       source.put("topic.name.format", "latcl.${table}");
     }
     Map<Long, Long> committed = new ConcurrentHashMap<>();
+    Map<Long, Long> onKafka = new ConcurrentHashMap<>();
     Map<Long, Long> inSnapshot = new ConcurrentHashMap<>();
     Map<Long, Long> onTopic = new ConcurrentHashMap<>();
     AtomicBoolean watching = new AtomicBoolean(true);
@@ -140,6 +142,11 @@ final class LatencyProbe {
             daemon(
                 "bench-changelog-watch", () -> watchChangelog(changelogTopic, onTopic, watching)));
       }
+      // splits the path in two: Debezium's capture, and the sink's part from the record on
+      watchers.add(
+          daemon(
+              "bench-debezium-watch",
+              () -> watchDebeziumTopics(tables.prefix() + "\\.public\\..*", onKafka, watching)));
       watchers.add(
           daemon(
               "bench-snapshot-watch",
@@ -163,6 +170,7 @@ final class LatencyProbe {
       }
       pg.dropReplicationSlots(tables.database());
     }
+    List<Long> toKafka = new ArrayList<>();
     List<Long> toSnapshot = new ArrayList<>();
     List<Long> toChangelog = new ArrayList<>();
     int missingSnapshot = 0;
@@ -170,6 +178,10 @@ final class LatencyProbe {
     for (Map.Entry<Long, Long> e : committed.entrySet()) {
       Long s = inSnapshot.get(e.getKey());
       Long c = onTopic.get(e.getKey());
+      Long k = onKafka.get(e.getKey());
+      if (k != null) {
+        toKafka.add(Math.max(0, k - e.getValue()));
+      }
       if (s == null) {
         missingSnapshot++;
       } else {
@@ -182,7 +194,7 @@ final class LatencyProbe {
       }
     }
     return new Outcome(
-        toSnapshot, toChangelog, committed.size(), missingSnapshot, missingChangelog);
+        toKafka, toSnapshot, toChangelog, committed.size(), missingSnapshot, missingChangelog);
   }
 
   /**
@@ -330,6 +342,31 @@ final class LatencyProbe {
           Long id = idOf(r.value());
           if (id != null) {
             seen.putIfAbsent(id, now);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Notes, for every id, the timestamp of its Debezium record (the producer's create time, when
+   * Debezium handed it to Kafka), so that how often this consumer polls does not count.
+   */
+  private void watchDebeziumTopics(String regex, Map<Long, Long> seen, AtomicBoolean watching) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-debezium-watch-" + System.nanoTime());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "1000");
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+      consumer.subscribe(java.util.regex.Pattern.compile(regex));
+      while (watching.get()) {
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+          Long id = idOf(r.value());
+          if (id != null) {
+            seen.putIfAbsent(id, r.timestamp());
           }
         }
       }

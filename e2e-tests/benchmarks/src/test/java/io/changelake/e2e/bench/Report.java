@@ -546,12 +546,18 @@ final class Report {
   static final class LatencyCase {
     static final String SNAPSHOT = "postgres commit -> committed snapshot";
     static final String CHANGELOG = "postgres commit -> changelog topic";
+    static final String KAFKA = "postgres commit -> Debezium record on Kafka";
 
     private LatencyCase() {}
 
     /** To committed snapshots with the rows spread over {@code tables} tables. */
     static String snapshot(int tables) {
       return tables == 1 ? SNAPSHOT : SNAPSHOT + ", " + tables + " tables";
+    }
+
+    /** To the Debezium records on Kafka, the part of the path before the sink. */
+    static String kafka(int tables) {
+      return tables == 1 ? KAFKA : KAFKA + ", " + tables + " tables";
     }
   }
 
@@ -574,7 +580,11 @@ final class Report {
         .append(" written by the Changelake sink, published by the Changelake source. Times from")
         .append(" the PostgreSQL commit (client side) to the row being visible in a committed")
         .append(" table snapshot (the snapshot's own commit time), and to its event on the")
-        .append(" changelog topic (arrival at a consumer). The sink commits every ")
+        .append(
+            " changelog topic (arrival at a consumer); the Debezium record's timestamp on Kafka")
+        .append(
+            " (its producer's create time) splits the path into the capture and the sink's part.")
+        .append(" The sink commits every ")
         .append(settings.commitIntervalMs())
         .append(" ms and compacts at the same interval: the lookup changelog is written by")
         .append(" compaction.")
@@ -588,9 +598,10 @@ final class Report {
         .append("\n\n");
     md.append("| path | p50 ms | p99 ms | max ms | rows |\n|---|---|---|---|---|\n");
     List<String> latencyCases =
-        new ArrayList<>(List.of(LatencyCase.SNAPSHOT, LatencyCase.CHANGELOG));
+        new ArrayList<>(List.of(LatencyCase.KAFKA, LatencyCase.SNAPSHOT, LatencyCase.CHANGELOG));
     for (int tables : settings.latencyTableCounts()) {
       if (tables > 1) {
+        latencyCases.add(LatencyCase.kafka(tables));
         latencyCases.add(LatencyCase.snapshot(tables));
       }
     }
