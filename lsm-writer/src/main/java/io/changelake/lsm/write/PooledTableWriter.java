@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.paimon.CoreOptions;
@@ -281,11 +282,9 @@ final class PooledTableWriter implements TableWriter {
     if (buffered != null) {
       buffered = newBufferedVersions();
     }
-    List<List<CommitMessage>> flushed = new ArrayList<>(1);
     return new Landing(
-        () -> flushed.add(memory.flushOffThread(sealed, () -> prepare(sealed, id))),
-        () -> {
-          List<CommitMessage> messages = flushed.get(0);
+        () -> memory.flushOffThread(sealed, () -> prepare(sealed, id)),
+        messages -> {
           boolean hasFiles = addPending(id, messages, offsets);
           return land(id, hasFiles, rows, carried + DataFileBytes.added(messages));
         });
@@ -318,7 +317,7 @@ final class PooledTableWriter implements TableWriter {
 
   /** A sealed commit that lands with {@code land}, which the writer's next commit waits for. */
   private SealedCommit landing(Supplier<CommitResult> land) {
-    return new Landing(null, land);
+    return new Landing(null, flushedOnTheTaskThread -> land.get());
   }
 
   /**
@@ -328,11 +327,12 @@ final class PooledTableWriter implements TableWriter {
    */
   private final class Landing implements SealedCommit {
     private final CompletableFuture<CommitResult> landed = new CompletableFuture<>();
-    private final Supplier<CommitResult> land;
+    private final Function<List<CommitMessage>, CommitResult> land;
     // null once run (or when there was none)
-    private Runnable flush;
+    private Supplier<List<CommitMessage>> flush;
+    private List<CommitMessage> flushed;
 
-    Landing(Runnable flush, Supplier<CommitResult> land) {
+    Landing(Supplier<List<CommitMessage>> flush, Function<List<CommitMessage>, CommitResult> land) {
       this.flush = flush;
       this.land = land;
       landing = landed;
@@ -345,12 +345,12 @@ final class PooledTableWriter implements TableWriter {
 
     @Override
     public void flush() {
-      Runnable pendingFlush = flush;
+      Supplier<List<CommitMessage>> pendingFlush = flush;
       if (pendingFlush == null) {
         return;
       }
       flush = null;
-      failLandingOnError(pendingFlush);
+      flushed = orFailLanding(pendingFlush);
     }
 
     @Override
@@ -359,15 +359,14 @@ final class PooledTableWriter implements TableWriter {
       if (landed.isDone()) {
         return landed.join(); // its flush had failed: that failure again
       }
-      CommitResult[] result = new CommitResult[1];
-      failLandingOnError(() -> result[0] = land.get());
-      landed.complete(result[0]);
-      return result[0];
+      CommitResult result = orFailLanding(() -> land.apply(flushed));
+      landed.complete(result);
+      return result;
     }
 
-    private void failLandingOnError(Runnable step) {
+    private <T> T orFailLanding(Supplier<T> step) {
       try {
-        step.run();
+        return step.get();
       } catch (RuntimeException | Error e) {
         landed.completeExceptionally(e);
         throw e;
