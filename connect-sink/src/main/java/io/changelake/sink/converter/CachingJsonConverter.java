@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
@@ -60,8 +61,9 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
   private final AtomicReference<WriteBuffer> idleBuffer = new AtomicReference<>();
   private SchemaCache schemaCache;
   private PayloadReader payloadReader;
-  private long fastConversions;
-  private long fastWritten;
+  // counted by whichever thread converts: a converter shared between threads counts every value
+  private final LongAdder fastConversions = new LongAdder();
+  private final LongAdder fastWritten = new LongAdder();
 
   @Override
   public String version() {
@@ -135,7 +137,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
     }
     try {
       SchemaAndValue converted = new SchemaAndValue(schema, readPayload(schema, value, span));
-      fastConversions++;
+      fastConversions.increment();
       return converted;
     } catch (IOException | RuntimeException e) {
       // unusual input: JsonConverter converts it, or fails with its own message
@@ -170,7 +172,7 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
           buffer.write(
               schemasEnabled ? writtenSchemas.envelopeStartOf(schema) : null, schema, value);
       idleBuffer.set(buffer);
-      fastWritten++;
+      fastWritten.increment();
       return written;
     } catch (IOException | RuntimeException e) {
       // the buffer's generator stopped inside a value: it is dropped, the next write makes another
@@ -191,12 +193,12 @@ public class CachingJsonConverter implements Converter, HeaderConverter {
 
   /** How many messages were converted without JsonConverter; for tests and diagnostics. */
   long fastConversions() {
-    return fastConversions;
+    return fastConversions.sum();
   }
 
   /** How many values were written without JsonConverter; for tests and diagnostics. */
   long fastWritten() {
-    return fastWritten;
+    return fastWritten.sum();
   }
 
   /** How many distinct schemas are cached; for tests and diagnostics. */
