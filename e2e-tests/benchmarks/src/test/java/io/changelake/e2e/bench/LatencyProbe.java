@@ -104,6 +104,10 @@ final class LatencyProbe {
             tables.database(),
             tables.prefix(),
             tableCount == 1 ? "public." + tables.names().get(0) : "public\\.lat_.*");
+    String debeziumPoll = System.getProperty("bench.latency.debezium.poll.ms");
+    if (debeziumPoll != null) {
+      debezium.put("poll.interval.ms", debeziumPoll);
+    }
     Map<String, String> sink =
         Sinks.changelake(
             tables.prefix() + "\\.public\\..*",
@@ -128,6 +132,7 @@ final class LatencyProbe {
     }
     Map<Long, Long> committed = new ConcurrentHashMap<>();
     Map<Long, Long> onKafka = new ConcurrentHashMap<>();
+    Map<Long, Long> kafkaOffsets = new ConcurrentHashMap<>();
     Map<Long, Long> inSnapshot = new ConcurrentHashMap<>();
     Map<Long, Long> onTopic = new ConcurrentHashMap<>();
     AtomicBoolean watching = new AtomicBoolean(true);
@@ -146,7 +151,9 @@ final class LatencyProbe {
       watchers.add(
           daemon(
               "bench-debezium-watch",
-              () -> watchDebeziumTopics(tables.prefix() + "\\.public\\..*", onKafka, watching)));
+              () ->
+                  watchDebeziumTopics(
+                      tables.prefix() + "\\.public\\..*", onKafka, kafkaOffsets, watching)));
       watchers.add(
           daemon(
               "bench-snapshot-watch",
@@ -170,6 +177,7 @@ final class LatencyProbe {
       }
       pg.dropReplicationSlots(tables.database());
     }
+    dumpRows(tables, committed, onKafka, kafkaOffsets, inSnapshot);
     List<Long> toKafka = new ArrayList<>();
     List<Long> toSnapshot = new ArrayList<>();
     List<Long> toChangelog = new ArrayList<>();
@@ -195,6 +203,43 @@ final class LatencyProbe {
     }
     return new Outcome(
         toKafka, toSnapshot, toChangelog, committed.size(), missingSnapshot, missingChangelog);
+  }
+
+  /**
+   * With {@code -Dbench.latency.rows=<file>}, writes every row's times (epoch ms: its PostgreSQL
+   * commit, its Debezium record and that record's offset, the snapshot holding it) as CSV, to split
+   * a tail by where it waited (joined with the sink's DEBUG lines of its puts and rounds).
+   */
+  private static void dumpRows(
+      Tables tables,
+      Map<Long, Long> committed,
+      Map<Long, Long> onKafka,
+      Map<Long, Long> kafkaOffsets,
+      Map<Long, Long> inSnapshot)
+      throws java.io.IOException {
+    String file = System.getProperty("bench.latency.rows");
+    if (file == null || file.isBlank()) {
+      return;
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add("id,table,committed_ms,kafka_ms,kafka_offset,snapshot_ms");
+    committed.keySet().stream()
+        .sorted()
+        .forEach(
+            id ->
+                lines.add(
+                    id
+                        + ","
+                        + tables.name(id)
+                        + ","
+                        + committed.get(id)
+                        + ","
+                        + onKafka.getOrDefault(id, -1L)
+                        + ","
+                        + kafkaOffsets.getOrDefault(id, -1L)
+                        + ","
+                        + inSnapshot.getOrDefault(id, -1L)));
+    java.nio.file.Files.write(Path.of(file), lines);
   }
 
   /**
@@ -352,7 +397,8 @@ final class LatencyProbe {
    * Notes, for every id, the timestamp of its Debezium record (the producer's create time, when
    * Debezium handed it to Kafka), so that how often this consumer polls does not count.
    */
-  private void watchDebeziumTopics(String regex, Map<Long, Long> seen, AtomicBoolean watching) {
+  private void watchDebeziumTopics(
+      String regex, Map<Long, Long> seen, Map<Long, Long> offsets, AtomicBoolean watching) {
     Map<String, Object> props = new HashMap<>();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-debezium-watch-" + System.nanoTime());
@@ -367,6 +413,7 @@ final class LatencyProbe {
           Long id = idOf(r.value());
           if (id != null) {
             seen.putIfAbsent(id, r.timestamp());
+            offsets.putIfAbsent(id, r.offset());
           }
         }
       }
