@@ -56,6 +56,11 @@ public final class ChangelakeSinkTask extends SinkTask {
   // how soon put comes back, without records, to report a round that is landing
   private static final long ROUND_POLL_MS = 200;
 
+  // ... once the next round is due too: it starts in the first put after the landing, and every
+  // millisecond between the two adds to the latency of every row it takes (at 100 tables a round
+  // outlasting a 1 s interval waited up to 200 ms more for that put)
+  private static final long DUE_ROUND_POLL_MS = 20;
+
   private ChangelakeSinkConfig config;
   private Catalog catalog;
   private WriterPool pool;
@@ -301,7 +306,10 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     if (rounds.inFlight()) {
       // come back soon to report the round's positions once it landed, even if no record arrives
-      context.timeout(ROUND_POLL_MS);
+      context.timeout(
+          offsets.intervalElapsed()
+              ? DUE_ROUND_POLL_MS
+              : Math.min(ROUND_POLL_MS, Math.max(1, offsets.millisUntilDue())));
     } else if (tables.values().stream().anyMatch(t -> t.dirty)) {
       // Connect polls for up to offset.flush.interval.ms when no records arrive; come back when
       // the buffered rows are due, even if no record does

@@ -229,7 +229,7 @@ final class RecordPipeline {
       orderAfterStoredVersion(table, row, change.origin().topic());
     }
     table.writer().write(row);
-    table.dirty = true;
+    table.rowWritten();
     table.metrics.rowWritten(change.source().sourceTimestamp());
   }
 

@@ -73,6 +73,10 @@ final class TableState {
   /** Rows were written since the last commit. */
   boolean dirty;
 
+  // System.nanoTime() of the first row written since the table was last clean: a round lands
+  // the tables holding the oldest rows first
+  private long dirtySinceNanos;
+
   // partitions a record of which was skipped as contained since the committed offsets were read
   private final Set<SourcePartition> skipped = new HashSet<>();
 
@@ -250,5 +254,18 @@ final class TableState {
         || options.containsKey("partial-update.remove-record-on-sequence-group")
         || "true".equals(options.get("ignore-delete"))
         || options.keySet().stream().anyMatch(k -> k.endsWith(".sequence-group"));
+  }
+
+  /** A row was written: the table is dirty, since now unless it was already. */
+  void rowWritten() {
+    if (!dirty) {
+      dirtySinceNanos = System.nanoTime();
+      dirty = true;
+    }
+  }
+
+  /** When the oldest row not yet in a round was written ({@link System#nanoTime()}). */
+  long dirtySinceNanos() {
+    return dirtySinceNanos;
   }
 }

@@ -35,8 +35,11 @@ import org.apache.logging.log4j.core.Logger;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.AbstractAppender;
 import org.apache.logging.log4j.core.config.Property;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.utils.SnapshotManager;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -381,6 +384,53 @@ class CommitRoundTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
     task.close(List.of(PARTITION));
     task.stop();
+  }
+
+  /**
+   * {@code commit.threads=1}: a round lands its tables one after the other, those holding the
+   * oldest rows first, whatever order the task met the tables in: t2's row came first after the
+   * last round, so t2's snapshot is committed first (a row that waited longest for its round does
+   * not also wait for the whole round).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aRoundLandsTheTablesHoldingTheOldestRowsFirst(InputShape shape) throws Exception {
+    Map<String, String> props = props(shape);
+    props.put("commit.threads", "1");
+    ChangelakeSinkTask task = start(props, List.of(PARTITION));
+    // t1 (even offsets) is met first; the round takes offsets 0 to 10
+    task.put(records(shape, 0, 10));
+    task.dueForCommit();
+    task.put(records(shape, 10, 11));
+    assertReportsOnceLanded(task, 11);
+
+    task.put(records(shape, 11, 12)); // t2's row, the oldest of the next round
+    task.put(records(shape, 12, 13)); // then t1's
+    task.dueForCommit();
+    task.put(records(shape, 13, 14));
+    assertReportsOnceLanded(task, 14);
+
+    assertThat(snapshotMillis("t2")).isLessThanOrEqualTo(snapshotMillis("t1"));
+    assertThat(rows("t1")).containsExactly(values(1, 7L));
+    assertThat(rows("t2")).containsExactly(values(1, 7L));
+    task.close(List.of(PARTITION));
+    task.stop();
+  }
+
+  /** The commit time of the newest snapshot that wrote rows (not a compaction's). */
+  private long snapshotMillis(String table) throws Exception {
+    try (Catalog catalog = TestTables.localCatalog(tmp.resolve("warehouse"))) {
+      SnapshotManager snapshots =
+          ((FileStoreTable) catalog.getTable(Identifier.create("lake", table))).snapshotManager();
+      for (long id = snapshots.latestSnapshotId(); ; id--) {
+        Snapshot snapshot = snapshots.snapshot(id);
+        if (snapshot.commitKind() == Snapshot.CommitKind.APPEND) {
+          return snapshot.timeMillis();
+        }
+      }
+    }
   }
 
   @Test
