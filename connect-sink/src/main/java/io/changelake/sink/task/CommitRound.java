@@ -184,7 +184,7 @@ final class CommitRound implements AutoCloseable {
 
   private static List<TableState> oldestRowsFirst(List<TableState> tables) {
     List<TableState> sorted = new ArrayList<>(tables);
-    sorted.sort(Comparator.comparingLong(TableState::dirtySinceNanos));
+    sorted.sort(Comparator.comparingLong(TableState::oldestRowMillis));
     return sorted;
   }
 

@@ -229,7 +229,7 @@ final class RecordPipeline {
       orderAfterStoredVersion(table, row, change.origin().topic());
     }
     table.writer().write(row);
-    table.rowWritten();
+    table.rowWritten(change.origin().timestamp());
     table.metrics.rowWritten(change.source().sourceTimestamp());
   }
 

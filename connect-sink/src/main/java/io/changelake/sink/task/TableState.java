@@ -73,9 +73,9 @@ final class TableState {
   /** Rows were written since the last commit. */
   boolean dirty;
 
-  // System.nanoTime() of the first row written since the table was last clean: a round lands
-  // the tables holding the oldest rows first
-  private long dirtySinceNanos;
+  // the Kafka timestamp (epoch ms) of the oldest row written since the table was last clean: a
+  // round lands the tables holding the oldest rows first
+  private long oldestRowMillis;
 
   // partitions a record of which was skipped as contained since the committed offsets were read
   private final Set<SourcePartition> skipped = new HashSet<>();
@@ -256,16 +256,21 @@ final class TableState {
         || options.keySet().stream().anyMatch(k -> k.endsWith(".sequence-group"));
   }
 
-  /** A row was written: the table is dirty, since now unless it was already. */
-  void rowWritten() {
-    if (!dirty) {
-      dirtySinceNanos = System.nanoTime();
-      dirty = true;
+  /**
+   * A row was written: the table is dirty. Its age is its record's Kafka timestamp ({@code -1}
+   * without one: the time it was written), not when the task met it: a put delivers the rows of
+   * many tables at once, partition after partition, in no order of their age.
+   */
+  void rowWritten(long recordTimestamp) {
+    long millis = recordTimestamp >= 0 ? recordTimestamp : System.currentTimeMillis();
+    if (!dirty || millis < oldestRowMillis) {
+      oldestRowMillis = millis;
     }
+    dirty = true;
   }
 
-  /** When the oldest row not yet in a round was written ({@link System#nanoTime()}). */
-  long dirtySinceNanos() {
-    return dirtySinceNanos;
+  /** The age of the oldest row not yet in a round: epoch ms (see {@link #rowWritten}). */
+  long oldestRowMillis() {
+    return oldestRowMillis;
   }
 }
