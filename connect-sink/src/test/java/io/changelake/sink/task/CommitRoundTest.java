@@ -389,8 +389,8 @@ class CommitRoundTest {
   /**
    * {@code commit.threads=1}: a round lands its tables one after the other, those holding the
    * oldest rows (by Kafka timestamp) first, whatever order the task met the tables in: t2's row is
-   * the oldest after the last round, so t2's snapshot is committed first (a row that waited
-   * longest for its round does not also wait for the whole round).
+   * the oldest after the last round, so t2's snapshot is committed first (a row that waited longest
+   * for its round does not also wait for the whole round).
    */
   @ParameterizedTest
   @EnumSource(
