@@ -304,13 +304,6 @@ final class LatencyProbe {
       throws SQLException {
     try (Connection c = pg.connect(tables.database())) {
       c.setAutoCommit(true);
-      // the test server commits asynchronously (synchronous_commit=off, for the tests' speed):
-      // a commit then returns before its WAL is flushed, and a logical walsender decodes only
-      // flushed WAL, which the WAL writer flushes every wal_writer_delay (200 ms) or later, so
-      // that wait fell into the capture's time. Timed here as PostgreSQL commits by default.
-      try (java.sql.Statement s = c.createStatement()) {
-        s.execute("SET synchronous_commit = on");
-      }
       Map<String, PreparedStatement> inserts = new HashMap<>();
       try {
         for (String t : tables.names()) {
