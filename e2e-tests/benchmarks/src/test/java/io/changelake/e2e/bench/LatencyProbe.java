@@ -109,7 +109,11 @@ final class LatencyProbe {
     // Connect, which waits the whole interval unless max.batch.size fills. At this rate that was
     // p50 ~700 ms, p99 ~1.2 s of the probe's 3 s budget before the sink saw a row; a user who
     // commits every second for latency lowers it as the probe's source does its own poll interval
-    // (-Dbench.latency.debezium.poll.ms=500 measures Debezium's default)
+    // (-Dbench.latency.debezium.poll.ms=500 measures Debezium's default). Of what is left (p50
+    // ~270 ms, p99 ~550 ms) about half is the test server's asynchronous commits: a logical
+    // walsender decodes only flushed WAL, which the WAL writer flushes every 200 ms; timed with
+    // synchronous commits the capture was p50 100 ms, p99 ~330 ms, but 100 WAL fsyncs a second
+    // on the disk the sink and the broker write to made the whole path slower (issue 14, s15)
     debezium.put("poll.interval.ms", debeziumPollMs());
     Map<String, String> sink =
         Sinks.changelake(
