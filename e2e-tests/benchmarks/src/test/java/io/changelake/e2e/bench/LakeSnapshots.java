@@ -20,6 +20,9 @@ final class LakeSnapshots implements AutoCloseable {
 
   private final Catalog catalog;
   private final Identifier table;
+  // looked up once it exists: a lookup reads the schema files, and the latency probe asks every
+  // table for its latest snapshot many times a second, on the cores the sink is measured on
+  private FileStoreTable found;
 
   LakeSnapshots(Path warehouse, String database, String table) {
     Map<String, String> options = new HashMap<>(LakeTableReader.fileWarehouse(warehouse));
@@ -28,10 +31,17 @@ final class LakeSnapshots implements AutoCloseable {
     this.table = Identifier.create(database, table);
   }
 
+  private FileStoreTable table() throws Catalog.TableNotExistException {
+    if (found == null) {
+      found = (FileStoreTable) catalog.getTable(table);
+    }
+    return found;
+  }
+
   /** The latest snapshot id, or 0 while the table or its first snapshot does not exist. */
   long latestSnapshotId() {
     try {
-      Long id = ((FileStoreTable) catalog.getTable(table)).snapshotManager().latestSnapshotId();
+      Long id = table().snapshotManager().latestSnapshotId();
       return id == null ? 0 : id;
     } catch (Catalog.TableNotExistException e) {
       return 0;
@@ -41,7 +51,7 @@ final class LakeSnapshots implements AutoCloseable {
   /** The kind of the latest snapshot (APPEND, COMPACT, ...), or null without snapshots. */
   String latestCommitKind() {
     try {
-      var snapshots = ((FileStoreTable) catalog.getTable(table)).snapshotManager();
+      var snapshots = table().snapshotManager();
       Long latest = snapshots.latestSnapshotId();
       return latest == null ? null : snapshots.snapshot(latest).commitKind().name();
     } catch (Catalog.TableNotExistException e) {
@@ -55,7 +65,7 @@ final class LakeSnapshots implements AutoCloseable {
    */
   long level0Files() {
     try {
-      FileStoreTable t = (FileStoreTable) catalog.getTable(table);
+      FileStoreTable t = table();
       return t.newSnapshotReader().read().splits().stream()
           .filter(split -> split instanceof org.apache.paimon.table.source.DataSplit)
           .flatMap(split -> ((org.apache.paimon.table.source.DataSplit) split).dataFiles().stream())
@@ -75,7 +85,7 @@ final class LakeSnapshots implements AutoCloseable {
    */
   SnapshotRows added(long snapshotId) {
     try {
-      FileStoreTable t = (FileStoreTable) catalog.getTable(table);
+      FileStoreTable t = table();
       long time = t.snapshotManager().snapshot(snapshotId).timeMillis();
       Long earliest = t.snapshotManager().earliestSnapshotId();
       Map<String, String> scan =
