@@ -10,6 +10,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 
 /** Decodes Debezium change envelopes: {@code op}, {@code before}, {@code after}, {@code source}. */
 public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
+  private final SourceBlocks blocks = new SourceBlocks();
 
   /** True when the value schema is a Debezium envelope. */
   public static boolean isEnvelope(Schema valueSchema) {
@@ -52,7 +53,7 @@ public final class DebeziumEnvelopeDecoder implements EnvelopeDecoder {
     SourceInfo source =
         field == null
             ? SourceInfo.none(origin.timestamp())
-            : SourceBlocks.read(field, field, origin.timestamp(), operation == DebeziumOp.READ);
+            : blocks.read(field, field, origin.timestamp(), operation == DebeziumOp.READ);
     if (operation == DebeziumOp.TRUNCATE) {
       return new ChangeEvent.Truncate(
           origin,

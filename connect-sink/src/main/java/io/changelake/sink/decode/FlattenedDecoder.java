@@ -2,7 +2,10 @@ package io.changelake.sink.decode;
 
 import io.changelake.schema.debezium.DebeziumOp;
 import io.changelake.schema.debezium.EnvelopeFields;
+import io.changelake.schema.debezium.EnvelopeFields.Source;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.connect.data.Field;
@@ -25,6 +28,7 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
   private static final int SCHEMA_CACHE_SIZE = 256;
 
   private final DebeziumEnvelopeDecoder envelopes = new DebeziumEnvelopeDecoder();
+  private final SourceBlocks blocks = new SourceBlocks();
   private final String opField;
   private final String deletedField;
   private final Map<Schema, Schema> rowSchemas =
@@ -34,6 +38,11 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
           return size() > SCHEMA_CACHE_SIZE;
         }
       };
+
+  // the value schema of the record before and its row schema: most records carry the very schema
+  // instance of the record before, and the map's lookup hashes the schema, field by field
+  private Schema lastValueSchema;
+  private Schema lastRowSchema;
 
   public FlattenedDecoder(String opField, String deletedField) {
     this.opField = opField;
@@ -65,21 +74,18 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
     }
     Function<String, Object> metadata =
         name -> {
-          Object own = SourceBlocks.get(value, METADATA_PREFIX + name);
-          return own != null
-              ? own
-              : SourceBlocks.get(value, EnvelopeFields.FLATTENED_SOURCE_PREFIX + name);
+          Object own = SourceBlocks.get(value, MetadataNames.own(name));
+          return own != null ? own : SourceBlocks.get(value, MetadataNames.ofSource(name));
         };
     Object opValue = SourceBlocks.get(value, opField);
     // add.fields=ts_ms gives __ts_ms, Debezium's processing time: only source.ts_ms tells a resend
     Function<String, Object> sourceOnly =
         name ->
             name.equals(EnvelopeFields.Source.TS_MS)
-                ? SourceBlocks.get(
-                    value, EnvelopeFields.FLATTENED_SOURCE_PREFIX + EnvelopeFields.Source.TS_MS)
+                ? SourceBlocks.get(value, MetadataNames.ofSource(EnvelopeFields.Source.TS_MS))
                 : metadata.apply(name);
     SourceInfo source =
-        SourceBlocks.read(
+        blocks.read(
             metadata, sourceOnly, origin.timestamp(), DebeziumOp.READ.code().equals(opValue));
     if (DebeziumOp.TRUNCATE.code().equals(opValue)) {
       return new ChangeEvent.Truncate(
@@ -106,14 +112,17 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
   }
 
   private Struct rowOf(Struct value) {
-    Schema rowSchema =
-        rowSchemas.computeIfAbsent(value.schema(), FlattenedDecoder::withoutMetadata);
+    if (value.schema() != lastValueSchema) {
+      lastRowSchema = rowSchemas.computeIfAbsent(value.schema(), FlattenedDecoder::withoutMetadata);
+      lastValueSchema = value.schema();
+    }
+    Schema rowSchema = lastRowSchema;
     if (rowSchema == value.schema()) {
       return value;
     }
     Struct row = new Struct(rowSchema);
     for (Field f : rowSchema.fields()) {
-      row.put(f.name(), value.get(f.name()));
+      row.put(f, value.get(f.name()));
     }
     return row;
   }
@@ -134,5 +143,45 @@ public final class FlattenedDecoder implements EnvelopeDecoder {
       }
     }
     return builder.build();
+  }
+
+  /**
+   * The names ExtractNewRecordState gives the source fields the decoder reads ({@code __lsn},
+   * {@code __source_ts_ms}, ...), joined once: they are looked up about ten times per record.
+   */
+  private static final class MetadataNames {
+    private static final List<String> READ =
+        List.of(
+            Source.NAME,
+            Source.TS_MS,
+            Source.SNAPSHOT,
+            Source.DB,
+            Source.SCHEMA,
+            Source.TABLE,
+            Source.LSN,
+            Source.SEQUENCE,
+            Source.FILE,
+            Source.POS);
+    private static final Map<String, String> OWN = prefixed(METADATA_PREFIX);
+    private static final Map<String, String> OF_SOURCE =
+        prefixed(EnvelopeFields.FLATTENED_SOURCE_PREFIX);
+
+    /** {@code __<name>}. */
+    static String own(String name) {
+      String prefixed = OWN.get(name);
+      return prefixed != null ? prefixed : METADATA_PREFIX + name;
+    }
+
+    /** {@code __source_<name>} ({@code add.fields=source.<name>}). */
+    static String ofSource(String name) {
+      String prefixed = OF_SOURCE.get(name);
+      return prefixed != null ? prefixed : EnvelopeFields.FLATTENED_SOURCE_PREFIX + name;
+    }
+
+    private static Map<String, String> prefixed(String prefix) {
+      Map<String, String> names = new HashMap<>();
+      READ.forEach(name -> names.put(name, prefix + name));
+      return Map.copyOf(names);
+    }
   }
 }

@@ -14,9 +14,16 @@ import org.apache.kafka.connect.data.Struct;
  * struct ({@code lsn}, {@code file}/{@code pos}, {@code ts_ms}, {@code db}, ...), flattened records
  * in fields added by ExtractNewRecordState ({@code __lsn}, {@code __source_ts_ms}, ...); both are
  * read through a lookup from a Debezium field name to its value.
+ *
+ * <p>One per decoder (not thread-safe, like the decoder): it remembers the last stream source name,
+ * which nearly every record of a task repeats.
  */
 final class SourceBlocks {
-  private SourceBlocks() {}
+  // the stream source of the record before (see stream): joining name and database per record was
+  // a String and its bytes per record on the task thread
+  private String lastName;
+  private String lastDb;
+  private String lastSource;
 
   /**
    * Everything the record says about its source, read once per record.
@@ -25,7 +32,7 @@ final class SourceBlocks {
    * @param sourceOnly reads it from the source block only (see {@link #stream})
    * @param snapshotRead the record is a snapshot read
    */
-  static SourceInfo read(
+  SourceInfo read(
       Function<String, Object> field,
       Function<String, Object> sourceOnly,
       long recordTimestamp,
@@ -102,25 +109,45 @@ final class SourceBlocks {
    * source block only (a flattened {@code __ts_ms} is Debezium's processing time, new on every
    * resend).
    */
-  static Optional<StreamPosition> stream(Function<String, Object> field, boolean snapshotRead) {
+  Optional<StreamPosition> stream(Function<String, Object> field, boolean snapshotRead) {
     Object snapshot = field.apply(Source.SNAPSHOT);
     if (snapshotRead
         || (snapshot != null && !"false".equals(String.valueOf(snapshot)))
         || !(field.apply(Source.TS_MS) instanceof Number ts)) {
       return Optional.empty();
     }
-    Optional<SourcePosition> position = Optional.empty();
+    SourcePosition position = null;
     if (field.apply(Source.LSN) instanceof Number
         && field.apply(Source.SEQUENCE) instanceof String seq) {
-      position =
-          StreamPosition.lastCommitLsn(seq)
-              .map(lsn -> new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn));
+      long lsn = StreamPosition.lastCommitLsn(seq);
+      if (lsn != StreamPosition.NO_LSN) {
+        position = new SourcePosition(SourcePosition.Kind.POSTGRES_LSN, lsn);
+      }
     } else {
-      position = Optional.ofNullable(binlog(field));
+      position = binlog(field);
     }
-    String source =
-        text(field.apply(Source.NAME)).orElse("") + "/" + text(field.apply(Source.DB)).orElse("");
-    return position.map(p -> new StreamPosition(source, p, ts.longValue()));
+    if (position == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new StreamPosition(
+            source(textOrEmpty(field.apply(Source.NAME)), textOrEmpty(field.apply(Source.DB))),
+            position,
+            ts.longValue()));
+  }
+
+  /** {@code name/db}, the stream source of {@link StreamPosition}; either may be empty. */
+  private String source(String name, String db) {
+    if (lastSource == null || !name.equals(lastName) || !db.equals(lastDb)) {
+      lastName = name;
+      lastDb = db;
+      lastSource = name + "/" + db;
+    }
+    return lastSource;
+  }
+
+  private static String textOrEmpty(Object value) {
+    return value instanceof String s ? s : "";
   }
 
   /** A field's value by name, or null when the struct has no such field. */

@@ -47,9 +47,11 @@ public record SourcePosition(Kind kind, long value) {
     return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + value;
   }
 
+  private static final SourcePosition UNKNOWN = new SourcePosition(Kind.UNKNOWN, 0);
+
   /** A position to be taken from the previous record of the partition. */
   public static SourcePosition unknown() {
-    return new SourcePosition(Kind.UNKNOWN, 0);
+    return UNKNOWN;
   }
 
   public boolean isKnown() {

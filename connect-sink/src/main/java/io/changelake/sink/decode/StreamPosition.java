@@ -1,7 +1,6 @@
 package io.changelake.sink.decode;
 
 import io.changelake.lsm.commit.CommitMark;
-import java.util.Optional;
 
 /**
  * Where the source database's log stood when Debezium emitted a change: a number that never
@@ -75,25 +74,46 @@ public record StreamPosition(String source, SourcePosition position, long source
     return position.describe() + " (source.ts_ms " + sourceTimestamp + ")";
   }
 
+  /** What {@link #lastCommitLsn} returns when the sequence has none (LSNs are never negative). */
+  static final long NO_LSN = -1;
+
   /**
    * The first element of PostgreSQL's {@code source.sequence}, {@code ["<last commit
-   * LSN>","<LSN>"]} (JSON text); empty when it is null (the first transaction after a fresh start)
-   * or malformed.
+   * LSN>","<LSN>"]} (JSON text); {@link #NO_LSN} when it is null (the first transaction after a
+   * fresh start) or malformed. Read in place: it is parsed for every record of a PostgreSQL stream.
    */
-  static Optional<Long> lastCommitLsn(String sequence) {
-    String s = sequence.trim();
-    if (!s.startsWith("[")) {
-      return Optional.empty();
+  static long lastCommitLsn(String sequence) {
+    int end = sequence.length();
+    int i = skipSpaces(sequence, 0, end);
+    if (i == end || sequence.charAt(i) != '[') {
+      return NO_LSN;
     }
-    int comma = s.indexOf(',');
-    String first = s.substring(1, comma < 0 ? s.length() - 1 : comma).trim();
-    if (first.startsWith("\"") && first.endsWith("\"") && first.length() >= 2) {
-      first = first.substring(1, first.length() - 1);
+    i = skipSpaces(sequence, i + 1, end);
+    boolean quoted = i < end && sequence.charAt(i) == '"';
+    if (quoted) {
+      i++;
     }
-    try {
-      return Optional.of(Long.parseLong(first));
-    } catch (NumberFormatException e) {
-      return Optional.empty();
+    long lsn = 0;
+    int digits = 0;
+    for (; i < end && sequence.charAt(i) >= '0' && sequence.charAt(i) <= '9'; i++, digits++) {
+      int digit = sequence.charAt(i) - '0';
+      if (lsn > (Long.MAX_VALUE - digit) / 10) {
+        return NO_LSN;
+      }
+      lsn = lsn * 10 + digit;
     }
+    if (digits == 0 || (quoted && (i == end || sequence.charAt(i++) != '"'))) {
+      return NO_LSN;
+    }
+    i = skipSpaces(sequence, i, end);
+    return i < end && (sequence.charAt(i) == ',' || sequence.charAt(i) == ']') ? lsn : NO_LSN;
+  }
+
+  private static int skipSpaces(String text, int from, int end) {
+    int i = from;
+    while (i < end && Character.isWhitespace(text.charAt(i))) {
+      i++;
+    }
+    return i;
   }
 }

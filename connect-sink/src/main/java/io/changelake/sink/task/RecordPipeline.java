@@ -31,6 +31,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -70,6 +71,10 @@ final class RecordPipeline {
   private TableState lastNoted;
   private String lastNotedTopic;
   private SourceInfo lastNotedSource;
+  // the partition of the record before, as consumed and as commits record it: records mostly come
+  // in runs of one partition, and two new objects per record were garbage on the task thread
+  private TopicPartition lastConsumed;
+  private SourcePartition lastPartition;
   private Catalog catalog;
   private WriterPool pool;
   private TableProvisioner provisioner;
@@ -126,7 +131,7 @@ final class RecordPipeline {
   /** Decodes, routes and writes one record, then counts it processed. */
   void process(SinkRecord record) {
     metrics.recordIn();
-    Origin origin = EnvelopeDecoder.originOf(record);
+    Origin origin = EnvelopeDecoder.originOf(record, lastConsumed);
     Identifier table = null;
     try {
       ChangeEvent event = decoder.decode(record, origin);
@@ -454,7 +459,11 @@ final class RecordPipeline {
     return OffsetTracker.asSourcePartitions(offsets.processedSnapshot());
   }
 
-  private static SourcePartition sourcePartition(Origin origin) {
-    return new SourcePartition(origin.consumed().topic(), origin.consumed().partition());
+  private SourcePartition sourcePartition(Origin origin) {
+    if (origin.consumed() != lastConsumed) {
+      lastConsumed = origin.consumed();
+      lastPartition = new SourcePartition(lastConsumed.topic(), lastConsumed.partition());
+    }
+    return lastPartition;
   }
 }

@@ -163,6 +163,35 @@ class StreamPositionTest {
     assertThat(flatStream(lsnOnly)).isEmpty();
   }
 
+  @ParameterizedTest
+  @MethodSource("sequences")
+  void theLastCommitLsnIsTheFirstElementOfTheSequence(String sequence, long expected) {
+    assertThat(StreamPosition.lastCommitLsn(sequence)).isEqualTo(expected);
+  }
+
+  static Stream<Arguments> sequences() {
+    long none = StreamPosition.NO_LSN;
+    return Stream.of(
+        // as Debezium's PostgreSQL connector writes it
+        Arguments.of("[\"5000\",\"4200\"]", 5000L),
+        Arguments.of(" [ \"5000\" , \"4200\" ] ", 5000L),
+        Arguments.of("[5000,4200]", 5000L),
+        Arguments.of("[\"5000\"]", 5000L),
+        Arguments.of("[\"9223372036854775807\",\"1\"]", Long.MAX_VALUE),
+        // the first transaction after a fresh start
+        Arguments.of("[null,\"4200\"]", none),
+        // malformed: none rather than a wrong number
+        Arguments.of("", none),
+        Arguments.of("[]", none),
+        Arguments.of("5000", none),
+        Arguments.of("[\"5000,\"4200\"]", none),
+        Arguments.of("[\" 5000\",\"4200\"]", none),
+        Arguments.of("[\"5000x\",\"4200\"]", none),
+        Arguments.of("[-5000,4200]", none),
+        Arguments.of("[\"92233720368547758070\",\"1\"]", none),
+        Arguments.of("[\"5000\"", none));
+  }
+
   @Test
   void marksStoreItAndReadItBack() {
     StreamPosition position =

@@ -91,13 +91,22 @@ final class Report {
         .append(System.getProperty("java.vm.name"))
         .append(' ')
         .append(System.getProperty("java.version"))
-        .append(", SerialGC). Kafka broker, Connect worker and connectors share this one JVM;")
+        .append(", ")
+        .append(collector())
+        .append("). Kafka broker, Connect worker and connectors share this one JVM;")
         .append(" every sink reads the same preloaded topics on the same worker. Each figure is")
         .append(" the median of ")
         .append(settings.repetitions())
         .append(" repetitions, shown as `median [min – max]`; repetitions are interleaved")
         .append(" across sinks so drifting load on the shared machine hits all of them alike.")
-        .append(" Absolute rates depend on the machine; the ratios are the result.\n\n");
+        .append(" Absolute rates depend on the machine; the ratios are the result.")
+        .append(
+            collector().startsWith("G1GC") && collector().contains("MaxGCPauseMillis=20")
+                ? " The collector settings are those Kafka's `bin/kafka-run-class.sh` starts every"
+                    + " Connect worker with (`KAFKA_JVM_PERFORMANCE_OPTS`), so the pauses that fall"
+                    + " into the runs are those of the workers users run (the module's pom says"
+                    + " why).\n\n"
+                : "\n\n");
     md.append("Workload: ")
         .append(String.format(Locale.ROOT, "%,d", settings.events()))
         .append(" Debezium PostgreSQL change events per topic set, JSON with schemas")
@@ -882,6 +891,39 @@ final class Report {
         .filter(r -> r.measurement().equals(ChangelakeBenchmark.PROFILE))
         .filter(r -> r.caseName().equals(caseName) && r.metric().equals(metric))
         .toList();
+  }
+
+  // the collector flags a report names next to the collector
+  private static final java.util.regex.Pattern GC_TUNING =
+      java.util.regex.Pattern.compile(
+          "-XX:[+-]?(MaxGCPauseMillis|InitiatingHeapOccupancyPercent|ExplicitGCInvokesConcurrent"
+              + "|ParallelGCThreads|ConcGCThreads)\\b.*");
+
+  /**
+   * The collector the JVM was started with ({@code -XX:+Use...GC}) and the flags tuning it, else
+   * the names of its collectors: pauses fall into the measured runs (reads during commit rounds),
+   * so a report names the collector it was measured under.
+   */
+  static String collector() {
+    String name = null;
+    List<String> tuning = new ArrayList<>();
+    for (String arg :
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (arg.startsWith("-XX:+Use") && arg.endsWith("GC")) {
+        name = arg.substring("-XX:+Use".length());
+      } else if (GC_TUNING.matcher(arg).matches()) {
+        tuning.add("`" + arg + "`");
+      }
+    }
+    if (name == null) {
+      name =
+          String.join(
+              "/",
+              java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                  .map(java.lang.management.GarbageCollectorMXBean::getName)
+                  .toList());
+    }
+    return tuning.isEmpty() ? name : name + " " + String.join(" ", tuning);
   }
 
   private static String pct(double v) {
