@@ -873,7 +873,18 @@ class ChangelakeBenchmark {
   record Workload(String name, int tables, List<String> topics, String regex, long bytes) {
     static Workload load(
         TopicLoader loader, String name, int tables, int partitions, int events, int keySpace) {
-      return load(loader, new DebeziumEvents(name, tables, keySpace, 42), partitions, events);
+      try {
+        return load(loader, new DebeziumEvents(name, tables, keySpace, 42), partitions, events);
+      } catch (IllegalStateException e) {
+        // the in-process broker now and then leaves a batch unanswered until it expires (seen on
+        // fresh topics of 100 tables, sessions 14 and 15); the same events on fresh topics of
+        // another name measure the same, where resending into the half-written ones would not
+        String again = name + "b";
+        System.out.printf(
+            "[bench] loading %s failed (%s); loading the same events as %s%n",
+            name, e.getMessage(), again);
+        return load(loader, new DebeziumEvents(again, tables, keySpace, 42), partitions, events);
+      }
     }
 
     static Workload load(TopicLoader loader, DebeziumEvents generator, int partitions, int events) {
