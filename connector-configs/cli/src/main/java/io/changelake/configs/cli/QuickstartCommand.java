@@ -73,15 +73,15 @@ final class QuickstartCommand implements Callable<Integer> {
     // started before the demo, so the console shows the pipeline while it is being built
     List<AutoCloseable> extensions = CliExtension.startWithPlatform(settings, out);
     CountDownLatch stopped = new CountDownLatch(1);
-    Thread onCtrlC =
-        new Thread(
+    Runnable stop =
+        StopSignals.once(
             () -> {
               CliExtension.closeAll(extensions, out);
               running.close();
               stopped.countDown();
-            },
-            "changelake-shutdown");
-    Runtime.getRuntime().addShutdownHook(onCtrlC);
+            });
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "changelake-shutdown"));
+    StopSignals.install(stop, out);
     try {
       quickstart.run(running);
       if (stayUp) {
@@ -91,25 +91,13 @@ final class QuickstartCommand implements Callable<Integer> {
         return ExitCodes.OK;
       }
     } finally {
-      if (!stayUp || stopped.getCount() > 0) {
-        CliExtension.closeAll(extensions, out);
-        stop(running, onCtrlC);
-      }
+      // a second time (Ctrl-C, the hook) it does nothing
+      stop.run();
     }
     out.printf(
         "Stopped. The lake, topics and logs stay in %s (changelake up --dir %s starts it again).%n",
         settings.stateDir(), settings.stateDir());
     out.flush();
     return ExitCodes.OK;
-  }
-
-  private static void stop(EmbeddedPlatform running, Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // the JVM is already shutting down: the hook stops the platform
-      return;
-    }
-    running.close();
   }
 }

@@ -5,6 +5,7 @@ import io.changelake.configs.platform.PlatformSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -44,21 +45,25 @@ final class UpCommand implements Callable<Integer> {
     out.printf("Starting Kafka and Connect in %s ...%n", settings.stateDir());
     out.flush();
     EmbeddedPlatform running = EmbeddedPlatform.start(settings);
-    List<AutoCloseable> extensions = new ArrayList<>();
+    // started after the signals are handled (so a SIGTERM right after "is up" stops in order):
+    // a stop may come while they start
+    List<AutoCloseable> extensions = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  out.println("Stopping Connect, then Kafka ...");
-                  out.flush();
-                  CliExtension.closeAll(extensions, out);
-                  running.close();
-                  out.println("Stopped. State kept in " + settings.stateDir());
-                  out.flush();
-                  stopped.countDown();
-                },
-                "changelake-shutdown"));
+    Runnable stop =
+        StopSignals.once(
+            () -> {
+              out.println("Stopping Connect, then Kafka ...");
+              out.flush();
+              synchronized (extensions) {
+                CliExtension.closeAll(extensions, out);
+              }
+              running.close();
+              out.println("Stopped. State kept in " + settings.stateDir());
+              out.flush();
+              stopped.countDown();
+            });
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "changelake-shutdown"));
+    StopSignals.install(stop, out);
     printUp(out, settings);
     extensions.addAll(CliExtension.startWithPlatform(settings, out));
     stopped.await();
