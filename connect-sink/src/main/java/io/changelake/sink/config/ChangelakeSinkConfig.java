@@ -74,6 +74,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
   public static final String COMMIT_BUFFER_BYTES = "commit.buffer.bytes";
   public static final String COMMIT_THREADS = "commit.threads";
+  public static final String PIPELINE_THREAD = "pipeline.thread";
   public static final String WRITER_MEMORY_BYTES = "writer.memory.bytes";
   public static final String WRITER_SPILL_DIR = "writer.spill.dir";
   public static final String WRITER_IDLE_TIMEOUT_MS = "writer.idle.timeout.ms";
@@ -292,6 +293,19 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " tasks of the worker, whatever this says.",
         Width.SHORT,
         "Committer threads");
+    group.define(
+        PIPELINE_THREAD,
+        Type.BOOLEAN,
+        true,
+        Importance.LOW,
+        "Decode, route and write each batch of records on a thread of the task's own while"
+            + " Connect fetches and converts the next batch on the task thread (at most one batch"
+            + " ahead), so the two overlap on a worker with a core to spare. A record that fails"
+            + " the task is then reported by the next put or offset commit, one batch later; the"
+            + " dead-letter queue takes records in order either way. false: every batch is"
+            + " processed inside put, on the task thread.",
+        Width.SHORT,
+        "Pipeline thread");
     group.define(
         WRITER_MEMORY_BYTES,
         Type.LONG,
@@ -556,6 +570,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   public int commitThreads() {
     return getInt(COMMIT_THREADS);
+  }
+
+  public boolean pipelineThread() {
+    return getBoolean(PIPELINE_THREAD);
   }
 
   public long writerMemoryBytes() {

@@ -76,6 +76,12 @@ public final class ChangelakeSinkTask extends SinkTask {
   private String connector;
   // decode → route → evolve → row → write, per record
   private RecordPipeline pipeline;
+  // runs the pipeline over a batch while Connect fetches and converts the next
+  private PipelineThread ahead;
+  // the failure of a batch that preCommit found, thrown by the next put (where Connect fails the
+  // task or delivers the batch again; preCommit's failures only rewind), and what the batch was
+  private RuntimeException batchFailure;
+  private String batchFailureDoing;
   private Map<Identifier, TableState> tables;
   private SourceOrder order;
   // a newer instance of this task writes the same tables: every later call fails the task
@@ -120,6 +126,9 @@ public final class ChangelakeSinkTask extends SinkTask {
         new RecordPipeline(config, EvolutionPolicy.from(props), errors, offsets, metrics, users);
     tables = pipeline.tables();
     order = pipeline.order();
+    ahead =
+        new PipelineThread(
+            pipeline, config.pipelineThread(), "changelake-pipeline-" + connector + "-" + taskId);
     failures = new FailurePolicy(outages);
     try {
       openLake();
@@ -191,6 +200,8 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void open(Collection<TopicPartition> partitions) {
+    // called in the consumer's poll, while the pipeline thread may still write the batch before
+    stashBatchFailure();
     // another task may have written these partitions meanwhile: re-read what tables contain
     tables.values().forEach(TableState::forgetContained);
   }
@@ -199,6 +210,14 @@ public final class ChangelakeSinkTask extends SinkTask {
   public void put(Collection<SinkRecord> records) {
     if (fenced != null) {
       throw fenced;
+    }
+    String batchBefore = batchFailure != null ? batchFailureDoing : writingBatch();
+    try {
+      finishBatch();
+    } catch (RuntimeException e) {
+      // Connect delivers this put's batch again after a RetriableException: it is skipped, as
+      // every record since the committed positions is read again
+      throw onFailure(e, batchBefore, records);
     }
     if (pendingRewind != null && !rewindPending(records)) {
       return;
@@ -247,7 +266,42 @@ public final class ChangelakeSinkTask extends SinkTask {
     } catch (RuntimeException e) {
       throw onFailure(e, "writing a batch of " + records.size() + " records", records);
     }
-    if (committed || !records.isEmpty()) {
+    if (committed) {
+      outages.succeeded();
+    }
+  }
+
+  private String writingBatch() {
+    return "writing a batch of " + ahead.inFlightSize() + " records";
+  }
+
+  /**
+   * {@link #finishBatch} where Connect would not fail the task for a failure (preCommit, open): the
+   * failure is kept for the next put, which throws it. False when there is one.
+   */
+  private boolean stashBatchFailure() {
+    String doing = batchFailure != null ? batchFailureDoing : writingBatch();
+    try {
+      finishBatch();
+      return true;
+    } catch (RuntimeException e) {
+      batchFailure = e;
+      batchFailureDoing = doing;
+      return false;
+    }
+  }
+
+  /**
+   * Finishes the batch handed to the pipeline thread, if any, before anything else reads or changes
+   * what it writes (tables, positions, the lake). Throws its failure, or the one preCommit found.
+   */
+  private void finishBatch() {
+    if (batchFailure != null) {
+      RuntimeException failure = batchFailure;
+      batchFailure = null;
+      throw failure;
+    }
+    if (ahead.await()) {
       outages.succeeded();
     }
   }
@@ -293,29 +347,44 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     // a round that landed meanwhile: its positions are committed now (its failure is thrown)
     boolean committed = applyLanded(rounds.poll());
-    for (SinkRecord record : records) {
-      pipeline.process(record);
+    if (roundDue()) {
+      // the round takes this batch too: written here, then sealed (once per interval, a batch
+      // is not overlapped with the next one's converting)
+      ahead.process(records);
+      committed |= applyLanded(rounds.poll());
+      if (roundDue()) {
+        startRound("due in put");
+      }
+      records = List.of();
     }
-    committed |= applyLanded(rounds.poll());
-    long buffered = pool.bufferedBytes();
-    // a round due by time while one lands waits for it off the task thread: this thread reads on
-    // and starts it in the first put after the landing; only a full buffer waits here, which
-    // bounds what is buffered besides the round in flight
-    if (offsets.commitDue(buffered) && (!rounds.inFlight() || offsets.bufferFull(buffered))) {
-      startRound("due in put");
-    }
+    long timeout = -1;
     if (rounds.inFlight()) {
       // come back soon to report the round's positions once it landed, even if no record arrives
-      context.timeout(
+      timeout =
           offsets.intervalElapsed()
               ? DUE_ROUND_POLL_MS
-              : Math.min(ROUND_POLL_MS, Math.max(1, offsets.millisUntilDue())));
-    } else if (tables.values().stream().anyMatch(t -> t.dirty)) {
+              : Math.min(ROUND_POLL_MS, Math.max(1, offsets.millisUntilDue()));
+    } else if (!records.isEmpty() || tables.values().stream().anyMatch(t -> t.dirty)) {
       // Connect polls for up to offset.flush.interval.ms when no records arrive; come back when
       // the buffered rows are due, even if no record does
-      context.timeout(Math.max(1, offsets.millisUntilDue()));
+      timeout = Math.max(1, offsets.millisUntilDue());
+    }
+    // last: from here to the next finishBatch the pipeline thread owns tables and positions
+    ahead.submit(records);
+    if (timeout >= 0) {
+      context.timeout(timeout);
     }
     return committed;
+  }
+
+  /**
+   * Whether put starts a round. One due by time while one lands waits for it off the task thread:
+   * this thread reads on and starts it in the first put after the landing; only a full buffer waits
+   * here, which bounds what is buffered besides the round in flight.
+   */
+  private boolean roundDue() {
+    long buffered = pool.bufferedBytes();
+    return offsets.commitDue(buffered) && (!rounds.inFlight() || offsets.bufferFull(buffered));
   }
 
   /**
@@ -440,6 +509,7 @@ public final class ChangelakeSinkTask extends SinkTask {
    * half-way, as a crash would.
    */
   void commitTables(Map<SourcePartition, Long> positions, Predicate<Identifier> which) {
+    finishBatch();
     for (TableState table : tables.values()) {
       if (!table.dirty || !which.test(table.id)) {
         continue;
@@ -454,12 +524,17 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** The processed positions, for tests that commit part of a round. */
   Map<SourcePartition, Long> processedPositions() {
+    finishBatch();
     return OffsetTracker.asSourcePartitions(offsets.processedSnapshot());
   }
 
   @Override
   public Map<TopicPartition, OffsetAndMetadata> preCommit(
       Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+    if (!stashBatchFailure()) {
+      // nothing more is committed; the next put throws it
+      return offsets.committedOffsets(currentOffsets.keySet());
+    }
     // without a catalog (closed after a failure) nothing is processed since the last commit
     if (catalog != null
         && (rounds.inFlight()
@@ -554,6 +629,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   /** Tables whose writer is open (not closed as idle), for tests. */
   List<Identifier> openWriters() {
+    finishBatch();
     return pool.openTables();
   }
 
@@ -569,23 +645,26 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
-    // the next owner of these partitions starts from what the tables contain: commit it all
-    if (catalog != null
-        && (rounds.inFlight()
-            || offsets.hasProcessedSinceCommit()
-            || tables.values().stream().anyMatch(t -> t.dirty))) {
-      try {
+    String doing = batchFailure != null ? batchFailureDoing : writingBatch();
+    try {
+      finishBatch();
+      doing = "committing before partitions move";
+      // the next owner of these partitions starts from what the tables contain: commit it all
+      if (catalog != null
+          && (rounds.inFlight()
+              || offsets.hasProcessedSinceCommit()
+              || tables.values().stream().anyMatch(t -> t.dirty))) {
         commitAll("partitions " + partitions + " closing");
-      } catch (RuntimeException e) {
-        // these partitions' next owner reads them from the committed offsets: only the
-        // partitions this task keeps are read again here
-        offsets.forget(partitions);
-        RuntimeException failure = onFailure(e, "committing before partitions move", null);
-        if (!(failure instanceof RetriableException)) {
-          throw failure;
-        }
-        LOG.warn("Commit before partitions move failed; rewound: {}", failure.getMessage());
       }
+    } catch (RuntimeException e) {
+      // these partitions' next owner reads them from the committed offsets: only the
+      // partitions this task keeps are read again here
+      offsets.forget(partitions);
+      RuntimeException failure = onFailure(e, doing, null);
+      if (!(failure instanceof RetriableException)) {
+        throw failure;
+      }
+      LOG.warn("Before partitions move, {} failed; rewound: {}", doing, failure.getMessage());
     }
     offsets.forget(partitions);
     order.forget(partitions);
@@ -598,7 +677,9 @@ public final class ChangelakeSinkTask extends SinkTask {
   @Override
   public void stop() {
     // uncommitted rows are dropped: their records are replayed from the committed offsets; a round
-    // landing is let finish first (the writers must not close under it), its positions unreported
+    // landing is let finish first (the writers must not close under it), its positions unreported;
+    // so is a batch being written
+    closeQuietly(ahead);
     closeQuietly(rounds);
     closeQuietly(compaction);
     closeQuietly(pool);

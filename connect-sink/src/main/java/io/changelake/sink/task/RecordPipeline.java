@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * source. Commits happen here only where a record needs one (a schema change's reopen, a truncate,
  * a lookup of an uncommitted key); the rounds are {@link CommitRound}'s.
  *
- * <p>Not thread-safe: the task thread calls it.
+ * <p>Not thread-safe: one thread at a time calls it, the task thread or the task's {@link
+ * PipelineThread} (handed over with the batch).
  */
 final class RecordPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(RecordPipeline.class);
@@ -130,6 +131,23 @@ final class RecordPipeline {
 
   /** Decodes, routes and writes one record, then counts it processed. */
   void process(SinkRecord record) {
+    Rejected rejected = processOrReject(record);
+    if (rejected != null) {
+      deadLetter(rejected);
+    }
+  }
+
+  /**
+   * A record the dead-letter queue must take (errors are tolerated), not yet reported nor counted
+   * processed: Connect's reporter is called on the task thread only ({@link PipelineThread}).
+   */
+  record Rejected(SinkRecord record, Origin origin, Identifier table, RuntimeException error) {}
+
+  /**
+   * Like {@link #process}, but a record for the dead-letter queue is returned instead of reported;
+   * the records after it must wait until {@link #deadLetter} took it.
+   */
+  Rejected processOrReject(SinkRecord record) {
     metrics.recordIn();
     Origin origin = EnvelopeDecoder.originOf(record, lastConsumed);
     Identifier table = null;
@@ -147,18 +165,25 @@ final class RecordPipeline {
         | DecodingException
         | ValueConversionException
         | SchemaEvolutionException e) {
-      if (!FailurePolicy.isRecordFault(e)) {
+      if (!FailurePolicy.isRecordFault(e) || !errors.tolerates()) {
         // the storage or catalog failed, not the record: never dead-letter it for that
         throw ErrorHandler.describe(record, table, e);
       }
-      errors.handle(record, table, e);
-      metrics.recordToDlq();
+      return new Rejected(record, origin, table, e);
     } catch (ConnectException e) {
       throw e;
     } catch (RuntimeException e) {
       throw ErrorHandler.describe(record, table, e);
     }
     offsets.processed(origin.consumed(), origin.offset() + 1);
+    return null;
+  }
+
+  /** Sends a rejected record to the dead-letter queue and counts it processed. */
+  void deadLetter(Rejected rejected) {
+    errors.handle(rejected.record(), rejected.table(), rejected.error());
+    metrics.recordToDlq();
+    offsets.processed(rejected.origin().consumed(), rejected.origin().offset() + 1);
   }
 
   private Identifier route(Origin origin, SourceInfo source) {

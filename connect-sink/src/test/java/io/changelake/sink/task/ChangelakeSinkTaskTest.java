@@ -268,7 +268,7 @@ class ChangelakeSinkTaskTest {
     crashed.commitTables(crashed.processedPositions(), id -> true);
     assertThat(rows("docs")).containsExactly(values(1, "one"), values(2, "two"));
     // buffered when the truncate arrives: it precedes the truncate, which deletes it too
-    crashed.put(List.of(doc(shape, 2, "c", 3, "three"), doc(shape, 3, "t", null, null)));
+    putWritten(crashed, List.of(doc(shape, 2, "c", 3, "three"), doc(shape, 3, "t", null, null)));
     assertThat(rows("docs")).isEmpty();
     crashed.put(List.of(doc(shape, 4, "c", 4, "four")));
     crashed.stop(); // dies before committing offset 4, Connect never heard of any of it
@@ -315,7 +315,7 @@ class ChangelakeSinkTaskTest {
             doc(shape, 2, "c", 2, "fresh text"),
             doc(shape, 3, "u", 2, "fresher text"),
             doc(shape, 4, "u", 2, UNAVAILABLE)));
-    assertThatThrownBy(() -> task.put(List.of(doc(shape, 5, "u", 9, UNAVAILABLE))))
+    assertThatThrownBy(() -> putWritten(task, List.of(doc(shape, 5, "u", 9, UNAVAILABLE))))
         .as("no stored row to take the value from")
         .hasMessageContaining("column 'body'")
         .hasMessageContaining("REPLICA IDENTITY FULL");
@@ -324,6 +324,16 @@ class ChangelakeSinkTaskTest {
 
     assertThat(rows("docs"))
         .containsExactly(values(1, "committed text"), values(2, "fresher text"));
+  }
+
+  /**
+   * Puts {@code batch} and returns once it is written. On the pipeline thread (the default) a put
+   * returns before its batch is written, and the next put, Connect's next call (empty here), waits
+   * for it: a failure of the batch is thrown by one of the two.
+   */
+  static void putWritten(ChangelakeSinkTask task, List<SinkRecord> batch) {
+    task.put(batch);
+    task.put(List.of());
   }
 
   /** The little of SinkTaskContext the task uses. */

@@ -3,6 +3,7 @@ package io.changelake.sink.task;
 import static io.changelake.lsm.testing.LakeRows.values;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.PARTITION;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.payments;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.putWritten;
 import static io.changelake.sink.task.ChangelakeSinkTaskTest.records;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The paths by which a task commits, on real Paimon tables: a failed commit round, a zombie
@@ -122,7 +124,7 @@ class CommitPathsTest {
   void aCommitRoundThatFailedInPreCommitIsReplayedWithoutDoublingWhatItCommitted()
       throws Exception {
     ChangelakeSinkTask task = start(props(), new Context(null));
-    task.put(records(0, 10));
+    putWritten(task, records(0, 10));
     // t2's snapshot lands but the step after it fails for good (its offset copy is a directory):
     // t1 is committed, t2 is committed without the task knowing
     try (OffsetCopyFault fault =
@@ -143,7 +145,7 @@ class CommitPathsTest {
   @Test
   void aCommitRoundThatFailedTransientlyInPreCommitIsReplayedWithoutDoubling() throws Exception {
     ChangelakeSinkTask task = start(props(), new Context(null));
-    task.put(records(0, 10));
+    putWritten(task, records(0, 10));
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       // the failure looks transient (an I/O error of the warehouse): the task rewinds as after a
       // crash and reports nothing new, instead of failing
@@ -165,7 +167,7 @@ class CommitPathsTest {
     // current assignment for partition", seen in OutageTest during an object-store outage)
     Context context = new Context(null);
     ChangelakeSinkTask task = start(props(), context);
-    task.put(records(0, 10));
+    putWritten(task, records(0, 10));
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       assertThat(commit(task)).doesNotContainKey(PARTITION);
     }
@@ -190,7 +192,7 @@ class CommitPathsTest {
     task.open(List.of(revoked));
     List<SinkRecord> batch = new ArrayList<>(records(shape, 0, 10));
     batch.addAll(records(shape, revoked.partition(), 0, 6));
-    task.put(batch);
+    putWritten(task, batch);
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       task.dueForCommit();
       assertThat(
@@ -227,7 +229,7 @@ class CommitPathsTest {
       throws Exception {
     Context context = new Context(null);
     ChangelakeSinkTask task = start(props(), context);
-    task.put(records(0, 10));
+    putWritten(task, records(0, 10));
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       assertThat(commit(task)).doesNotContainKey(PARTITION);
     }
@@ -252,7 +254,7 @@ class CommitPathsTest {
     Map<String, String> props = props();
     props.putAll(InputShapes.sinkConfig(shape));
     ChangelakeSinkTask task = start(props, new Context(null));
-    task.put(records(shape, 0, 10));
+    putWritten(task, records(shape, 0, 10));
     try (OffsetCopyFault fault = OffsetCopyFault.blockAll(tmp.resolve("warehouse/lake.db/t2"))) {
       task.dueForCommit();
       task.put(records(shape, 10, 12)); // starts the round; t2 fails to land on a committer thread
@@ -324,7 +326,8 @@ class CommitPathsTest {
         new Context(CompletableFuture.failedFuture(new IllegalStateException("down")));
     ChangelakeSinkTask task = start(props, context);
 
-    assertThatThrownBy(() -> task.put(List.of(change(0, "t1"), badOp(1, "t1"), truncate(2, "t1"))))
+    assertThatThrownBy(
+            () -> putWritten(task, List.of(change(0, "t1"), badOp(1, "t1"), truncate(2, "t1"))))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("dead-letter queue failed");
 
@@ -336,6 +339,61 @@ class CommitPathsTest {
     }
   }
 
+  /**
+   * Records for the dead-letter queue in batches written on the pipeline thread (the default) or
+   * inside put: Connect's reporter is called on the task thread only, in the records' order, and
+   * the records after each are written.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void deadLetteredRecordsAreReportedInOrderOnTheTaskThreadAndTheRestIsWritten(boolean pipelined)
+      throws Exception {
+    Map<String, String> props = props();
+    props.put("errors.tolerance", "all");
+    props.put("pipeline.thread", String.valueOf(pipelined));
+    Context context = new Context(CompletableFuture.completedFuture(null));
+    ChangelakeSinkTask task = start(props, context);
+
+    task.put(
+        List.of(change(0, "t1"), badOp(1, "t1"), change(2, "t2"), badOp(3, "t2"), change(4, "t1")));
+    task.put(List.of(badOp(5, "t1"), change(6, "t2")));
+
+    assertThat(commit(task)).containsEntry(PARTITION, new OffsetAndMetadata(7));
+    assertThat(context.reported).extracting(SinkRecord::kafkaOffset).containsExactly(1L, 3L, 5L);
+    assertThat(context.reportingThreads).containsOnly(Thread.currentThread().getName());
+    assertThat(sums("t1")).containsExactly(values(1, 2L));
+    assertThat(sums("t2")).containsExactly(values(1, 2L));
+  }
+
+  /**
+   * A bad record without errors.tolerance fails the task naming it: the put of its batch when the
+   * batch is written inside put, the next put when on the pipeline thread; what came before it in
+   * the batch is committed by the close that follows, nothing after it.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aBadRecordFailsThePutOfItsBatchOrTheNextOneNamingIt(boolean pipelined) throws Exception {
+    Map<String, String> props = props();
+    props.put("pipeline.thread", String.valueOf(pipelined));
+    ChangelakeSinkTask task = start(props, new Context(null));
+
+    List<SinkRecord> batch = List.of(change(0, "t1"), badOp(1, "t1"), change(2, "t1"));
+    if (pipelined) {
+      task.put(batch);
+    }
+    assertThatThrownBy(() -> task.put(pipelined ? List.of(change(3, "t1")) : batch))
+        .isInstanceOf(ConnectException.class)
+        .hasMessageContaining("payments-0@1")
+        .hasMessageContaining("Unknown Debezium operation 'x'");
+    task.close(List.of(PARTITION));
+
+    assertThat(sums("t1")).containsExactly(values(1, 1L));
+    try (Catalog catalog = catalog()) {
+      FileStoreTable t1 = (FileStoreTable) catalog.getTable(Identifier.create("lake", "t1"));
+      assertThat(CommittedOffsets.read(t1, "changelake-sink-").values()).containsExactly(1L);
+    }
+  }
+
   @Test
   void truncatePolicyFailFailsTheTaskAlsoWhenErrorsAreTolerated() throws Exception {
     Map<String, String> props = props();
@@ -344,7 +402,7 @@ class CommitPathsTest {
     Context context = new Context(CompletableFuture.completedFuture(null));
     ChangelakeSinkTask task = start(props, context);
 
-    assertThatThrownBy(() -> task.put(List.of(change(0, "t1"), truncate(1, "t1"))))
+    assertThatThrownBy(() -> putWritten(task, List.of(change(0, "t1"), truncate(1, "t1"))))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("payments-0@1")
         .hasMessageContaining("lake.t1")
@@ -422,6 +480,8 @@ class CommitPathsTest {
   static final class Context implements SinkTaskContext {
     private final Future<Void> outcome;
     final List<SinkRecord> reported = new ArrayList<>();
+    // the thread of every report: Connect's reporter is not safe to call from another
+    final List<String> reportingThreads = new ArrayList<>();
     // every rewind asked for, as Connect would seek them at its next poll
     final List<Map<TopicPartition, Long>> rewinds = new ArrayList<>();
 
@@ -468,6 +528,7 @@ class CommitPathsTest {
       }
       return (record, error) -> {
         reported.add(record);
+        reportingThreads.add(Thread.currentThread().getName());
         return outcome;
       };
     }

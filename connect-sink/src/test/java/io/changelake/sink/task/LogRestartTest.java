@@ -1,6 +1,7 @@
 package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.putWritten;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -204,7 +205,9 @@ class LogRestartTest {
     ChangelakeSinkTask second = start(format);
     assertThatThrownBy(
             () ->
-                second.put(List.of(change(format, 2, "u", 1, "one, new", Log.pg(400, 420), 9_000))))
+                putWritten(
+                    second,
+                    List.of(change(format, 2, "u", 1, "one, new", Log.pg(400, 420), 9_000))))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("accounts-0@2")
         .hasMessageContaining("lake.accounts")
@@ -222,7 +225,8 @@ class LogRestartTest {
     ChangelakeSinkTask task = start(format);
     assertThatThrownBy(
             () ->
-                task.put(
+                putWritten(
+                    task,
                     List.of(
                         change(
                             format, 0, "c", 1, "one", Log.binlog("mysql-bin.000042", 500), 1_000),

@@ -1,5 +1,6 @@
 package io.changelake.sink.task;
 
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.putWritten;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -369,7 +370,7 @@ class PartialUpdateNullsTest {
     ChangelakeSinkTask task = start(props, first, second);
     task.put(List.of(first.read(1, "new")));
 
-    assertThatThrownBy(() -> task.put(List.of(second.read(2, "new"))))
+    assertThatThrownBy(() -> putWritten(task, List.of(second.read(2, "new"))))
         .hasMessageContaining("lake.accounts")
         .hasMessageContaining("'eu.public.accounts' alone")
         .hasMessageContaining("'us.public.accounts'")
@@ -386,7 +387,7 @@ class PartialUpdateNullsTest {
     ChangelakeSinkTask task = start(wide(InputShape.ENVELOPE), customers, stats);
     task.put(List.of(customers.read(1, "ann", "monday")));
 
-    assertThatThrownBy(() -> task.put(List.of(stats.read(1, "10", "tuesday"))))
+    assertThatThrownBy(() -> putWritten(task, List.of(stats.read(1, "10", "tuesday"))))
         .hasMessageContaining("Column 'updated'")
         .hasMessageContaining("lake.customer_wide")
         .hasMessageContaining("'shop.public.stats'")

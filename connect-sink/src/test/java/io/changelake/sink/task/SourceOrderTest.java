@@ -1,6 +1,7 @@
 package io.changelake.sink.task;
 
 import static io.changelake.lsm.testing.LakeRows.values;
+import static io.changelake.sink.task.ChangelakeSinkTaskTest.putWritten;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -220,7 +221,7 @@ class SourceOrderTest {
 
     // the topic is deleted and created again: its offsets start at 0, its records are new
     ChangelakeSinkTask second = start(props("flattened"), P0);
-    assertThatThrownBy(() -> second.put(List.of(flat(P0, 0, 1, "one, changed", 5000L))))
+    assertThatThrownBy(() -> putWritten(second, List.of(flat(P0, 0, 1, "one, changed", 5000L))))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("accounts-0@0")
         .hasMessageContaining("lake.accounts")
@@ -240,7 +241,7 @@ class SourceOrderTest {
 
     // add.fields now includes lsn: much smaller numbers, later changes would lose
     ChangelakeSinkTask second = start(props("flattened"), P0);
-    assertThatThrownBy(() -> second.put(List.of(flat(P0, 1, 1, "one, updated", 1001L))))
+    assertThatThrownBy(() -> putWritten(second, List.of(flat(P0, 1, 1, "one, updated", 1001L))))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("accounts-0@1")
         .hasMessageContaining("postgres_lsn 1001")
