@@ -104,8 +104,9 @@ record BenchSettings(
   /**
    * Events of the one-table workload the stall cases read ({@code -Dbench.scale.stall.events},
    * default 1,000,000, ~3.8 GB on the broker): the Changelake sink with 1 and 2 tasks committing
-   * every {@link #commitIntervalMs}, whose reads during commit rounds then rest on 30-60 sampled
-   * 100 ms intervals per run (the 10 s cases on {@link #scaleOneTableEvents}: 2-4).
+   * every {@link #commitIntervalMs}, whose reads during commit rounds then rest on enough sampled
+   * 100 ms intervals per run: 40-42 with 1 task, 54-58 with 2 on a quiet machine (h1, session 16;
+   * the 10 s cases on 500,000 events: 2-5). It adds about 1.5 min to three repetitions.
    */
   int scaleStallEvents() {
     return intProperty("bench.scale.stall.events", 1_000_000);
