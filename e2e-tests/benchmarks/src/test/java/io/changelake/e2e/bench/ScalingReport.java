@@ -347,16 +347,23 @@ final class ScalingReport {
       // a CSV from before the intervals were counted (Report's re-rendering of an old run)
       Report.Ratio r =
           report.ratio(M, c, M, c, "read_during_commits_per_s", "read_between_commits_per_s");
-      measured = r.text() + " (intervals not counted)";
+      measured = r.known() ? r.text() + " (intervals not counted)" : r.text();
       met = met(r, 0.8, true);
     } else if (ratio.n() == 0) {
+      Results.Stats between = results.stats(M, c, "intervals_between_commits");
       measured =
           String.format(
               Locale.ROOT,
-              "not measured: %s intervals in rounds / %s between per run, fewer than %d on a side",
+              "not measured: %s intervals in rounds / %s between per run, fewer than %d on a side%s",
               count(in),
-              count(results.stats(M, c, "intervals_between_commits")),
-              ConsumptionSampler.MIN_INTERVALS);
+              count(between),
+              ConsumptionSampler.MIN_INTERVALS,
+              // the rounds themselves are the steady state then: only the do-nothing sink is a
+              // baseline left to read the rate against
+              between.median() < in.median()
+                  ? " (a round was in flight nearly all the time: compare the read rate with the"
+                      + " do-nothing sink's)"
+                  : "");
       met = "not measured";
     } else {
       measured =
