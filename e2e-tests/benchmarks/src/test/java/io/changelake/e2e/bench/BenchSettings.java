@@ -10,10 +10,10 @@ import java.nio.file.Path;
  *
  * <p>Issue 14's figures in a few minutes each (docs/benchmarks-analysis.md states what the full
  * default run takes): {@code -Dbench.only=scaling -Dbench.scale.events=20000
- * -Dbench.scale.repetitions=1} (tasks, tables, the short interval at 100 tables, reads during
- * rounds, the 1,000-table heap); {@code -Dbench.only=latency -Dbench.latency.seconds=10} (p99 at 1
- * and at {@code bench.latency.tables}); {@code -Dbench.only=converter -Dbench.converter.events=2000
- * -Dbench.repetitions=1}.
+ * -Dbench.scale.stall.events=40000 -Dbench.scale.repetitions=1} (tasks, tables, the short interval
+ * at 100 tables, reads during rounds, the 1,000-table heap); {@code -Dbench.only=latency
+ * -Dbench.latency.seconds=10} (p99 at 1 and at {@code bench.latency.tables}); {@code
+ * -Dbench.only=converter -Dbench.converter.events=2000 -Dbench.repetitions=1}.
  */
 record BenchSettings(
     int repetitions,
@@ -99,6 +99,17 @@ record BenchSettings(
    */
   int scaleOneTableEvents() {
     return intProperty("bench.scale.one.table.events", scaleEvents);
+  }
+
+  /**
+   * Events of the one-table workload the stall cases read ({@code -Dbench.scale.stall.events},
+   * default 1,000,000, ~3.8 GB on the broker): the Changelake sink with 1 and 2 tasks committing
+   * every {@link #commitIntervalMs}, whose reads during commit rounds then rest on enough sampled
+   * 100 ms intervals per run: 40-42 with 1 task, 54-58 with 2 on a quiet machine (h1, session 16;
+   * the 10 s cases on 500,000 events: 2-5). It adds about 1.5 min to three repetitions.
+   */
+  int scaleStallEvents() {
+    return intProperty("bench.scale.stall.events", 1_000_000);
   }
 
   /** Unrecorded passes over the smallest scaling workload before the first measured run. */

@@ -19,17 +19,32 @@ import javax.management.ObjectName;
  */
 final class ConsumptionSampler implements AutoCloseable {
 
-  /** What a run's samples say; rates are per task, NaN when a kind of interval never occurred. */
+  /**
+   * Fewest sampled intervals of a kind (during rounds, between them) a run's read rate during
+   * rounds over the rate between them rests on: below it one or two rounds decide the figure
+   * (session 15: the 2-task case at 10 s had 2–4 intervals in rounds per run and read 0.51–0.95).
+   */
+  static final int MIN_INTERVALS = 10;
+
+  /**
+   * What a run's samples say; rates are per task, NaN when a kind of interval never occurred. The
+   * interval counts are 100 ms intervals summed over the tasks (2 tasks reading 1 s: 20).
+   */
   record Reading(
       double secondsToReadAll,
       double eventsPerSecondDuringCommits,
       double eventsPerSecondBetweenCommits,
       double secondsInCommits,
       double secondsBetweenCommits,
+      int intervalsDuringCommits,
+      int intervalsBetweenCommits,
       double cpuSecondsToReadAll,
       Map<String, Double> threadCpuSecondsToReadAll) {
+    /** The read rate during rounds over the rate between, NaN when a side has too few samples. */
     double duringOverBetween() {
-      return eventsPerSecondDuringCommits / eventsPerSecondBetweenCommits;
+      return intervalsDuringCommits < MIN_INTERVALS || intervalsBetweenCommits < MIN_INTERVALS
+          ? Double.NaN
+          : eventsPerSecondDuringCommits / eventsPerSecondBetweenCommits;
     }
 
     /** Cores the whole JVM kept busy while the tasks read (broker and worker included). */
@@ -163,6 +178,8 @@ final class ConsumptionSampler implements AutoCloseable {
     double duringSeconds = 0;
     double betweenRecords = 0;
     double betweenSeconds = 0;
+    int duringIntervals = 0;
+    int betweenIntervals = 0;
     for (int t = 0; t < tasks; t++) {
       for (int i = 1; i < copy.size(); i++) {
         Sample a = copy.get(i - 1);
@@ -178,9 +195,11 @@ final class ConsumptionSampler implements AutoCloseable {
         if (b.roundsStarted()[t] > a.roundsEnded()[t]) {
           duringRecords += records;
           duringSeconds += seconds;
+          duringIntervals++;
         } else {
           betweenRecords += records;
           betweenSeconds += seconds;
+          betweenIntervals++;
         }
       }
     }
@@ -190,6 +209,8 @@ final class ConsumptionSampler implements AutoCloseable {
         betweenSeconds == 0 ? Double.NaN : betweenRecords / betweenSeconds,
         duringSeconds,
         betweenSeconds,
+        duringIntervals,
+        betweenIntervals,
         readAllCpuNanos < 0 ? Double.NaN : readAllCpuNanos / 1e9,
         threadSeconds);
   }

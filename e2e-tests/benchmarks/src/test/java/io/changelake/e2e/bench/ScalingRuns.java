@@ -11,10 +11,11 @@ import java.util.Map;
 /**
  * How the sink scales (issue 14): read rate against tasks (1, 2 on one table) and against tables
  * (one topic each) at the long commit interval users run with, next to the do-nothing sink in the
- * same run; the read rate during commit rounds next to the rate between them; the heap high-water
- * mark of each run. After the measured repetitions, the Changelake runs at the profiled table
- * counts run once more under JFR, unrecorded (task thread, committer threads, whole JVM, monitor
- * and park waits included: that is where a lock the tasks share would show).
+ * same run; the read rate during commit rounds next to the rate between them (on one table also at
+ * the short interval over a longer workload, {@code -Dbench.scale.stall.events}: the stall cases);
+ * the heap high-water mark of each run. After the measured repetitions, the Changelake runs at the
+ * profiled table counts run once more under JFR, unrecorded (task thread, committer threads, whole
+ * JVM, monitor and park waits included: that is where a lock the tasks share would show).
  */
 final class ScalingRuns {
   static final String MEASUREMENT = "scaling";
@@ -35,6 +36,7 @@ final class ScalingRuns {
   List<String> run() {
     List<String> failures = new ArrayList<>();
     List<Workload> workloads = new ArrayList<>();
+    Workload stall = null;
     for (int tables : settings.scaleTableCounts()) {
       workloads.add(
           Workload.load(
@@ -44,6 +46,12 @@ final class ScalingRuns {
               tables == 1 ? 2 : 1,
               tables == 1 ? settings.scaleOneTableEvents() : settings.scaleEvents(),
               Math.max(50, settings.keySpace() / tables)));
+      if (tables == 1 && shortIntervalDiffers()) {
+        // the 1-table workload is read in 7-11 s: at the long interval that is one round per task,
+        // 2-4 sampled intervals in it, too few for reads during rounds against reads between
+        stall =
+            Workload.load(loader, "stall1", 1, 2, settings.scaleStallEvents(), settings.keySpace());
+      }
     }
     warmUp(workloads.get(0));
     for (int run = 1; run <= settings.scaleRepetitions(); run++) {
@@ -60,9 +68,21 @@ final class ScalingRuns {
           }
         }
         // committed at the short interval too: issue 14 asks for the 1 s figure with many tables,
-        // and with one table the long interval's rounds mostly fall after the last read
+        // and with one table the long interval's rounds mostly fall after the last read; there the
+        // 1 and 2 tasks read a longer workload, so that their reads during rounds rest on tens of
+        // rounds (the stall cases)
         if (!isLargest(workload) && shortIntervalDiffers()) {
-          measure(Kind.CHANGELAKE, 1, workload, run, false, settings.commitIntervalMs(), failures);
+          Workload shortRun = workload.tables() == 1 ? stall : workload;
+          for (int tasks : taskCounts) {
+            measure(
+                Kind.CHANGELAKE,
+                tasks,
+                shortRun,
+                run,
+                false,
+                settings.commitIntervalMs(),
+                failures);
+          }
         }
       }
     }
@@ -219,6 +239,10 @@ final class ScalingRuns {
     add(caseName, run, "read_during_commits_per_s", r.eventsPerSecondDuringCommits(), "1/s");
     add(caseName, run, "read_between_commits_per_s", r.eventsPerSecondBetweenCommits(), "1/s");
     add(caseName, run, "seconds_in_commits", r.secondsInCommits(), "s");
+    // what the two rates rest on, and their ratio only where both sides have enough of it
+    add(caseName, run, "intervals_during_commits", r.intervalsDuringCommits(), "");
+    add(caseName, run, "intervals_between_commits", r.intervalsBetweenCommits(), "");
+    add(caseName, run, "read_during_over_between", r.duringOverBetween(), "");
     // CPU while reading (issue 14, 2 tasks vs 1): the cores the JVM kept busy of the machine's,
     // the events read per JVM CPU-second, and the cores by thread group
     add(caseName, run, "cores_while_reading", r.coresWhileReading(), "cores");
