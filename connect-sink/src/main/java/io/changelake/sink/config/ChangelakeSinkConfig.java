@@ -75,6 +75,7 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
   public static final String COMMIT_BUFFER_BYTES = "commit.buffer.bytes";
   public static final String COMMIT_THREADS = "commit.threads";
   public static final String PIPELINE_THREAD = "pipeline.thread";
+  public static final String PIPELINE_THREAD_MIN_RECORDS = "pipeline.thread.min.records";
   public static final String WRITER_MEMORY_BYTES = "writer.memory.bytes";
   public static final String WRITER_SPILL_DIR = "writer.spill.dir";
   public static final String WRITER_IDLE_TIMEOUT_MS = "writer.idle.timeout.ms";
@@ -306,6 +307,19 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
             + " processed inside put, on the task thread.",
         Width.SHORT,
         "Pipeline thread");
+    group.define(
+        PIPELINE_THREAD_MIN_RECORDS,
+        Type.INT,
+        100,
+        ConfigDef.Range.atLeast(1),
+        Importance.LOW,
+        "With pipeline.thread, batches of fewer records are written inside put: at low rates"
+            + " (batches of a few records) there is no converting to overlap with, and the"
+            + " handover cost latency (p99 from the database commit to the committed snapshot at"
+            + " 100 tables rose from 1.6-1.7 s to 2.3-2.8 s). Under load Connect delivers up to"
+            + " max.poll.records (500) at a time.",
+        Width.SHORT,
+        "Smallest batch for the pipeline thread");
     group.define(
         WRITER_MEMORY_BYTES,
         Type.LONG,
@@ -574,6 +588,10 @@ public final class ChangelakeSinkConfig extends AbstractConfig {
 
   public boolean pipelineThread() {
     return getBoolean(PIPELINE_THREAD);
+  }
+
+  public int pipelineThreadMinRecords() {
+    return getInt(PIPELINE_THREAD_MIN_RECORDS);
   }
 
   public long writerMemoryBytes() {

@@ -347,15 +347,16 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     // a round that landed meanwhile: its positions are committed now (its failure is thrown)
     boolean committed = applyLanded(rounds.poll());
-    if (roundDue()) {
-      // the round takes this batch too: written here, then sealed (once per interval, a batch
-      // is not overlapped with the next one's converting)
+    if (records.size() < config.pipelineThreadMinRecords() || roundDue()) {
+      // written here, then a round if due, which takes it: a small batch (a low rate: nothing to
+      // overlap with, and the handover cost latency; pipeline.thread.min.records), or the batch
+      // of a round, once per interval
       ahead.process(records);
+      records = List.of();
       committed |= applyLanded(rounds.poll());
       if (roundDue()) {
         startRound("due in put");
       }
-      records = List.of();
     }
     long timeout = -1;
     if (rounds.inFlight()) {

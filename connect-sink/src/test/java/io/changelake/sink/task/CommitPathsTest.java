@@ -44,6 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -69,6 +70,8 @@ class CommitPathsTest {
     Map<String, String> props = new HashMap<>();
     props.put("name", "payments-sink");
     props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
+    // every batch on the pipeline thread, as under load (the default leaves small ones in put)
+    props.put("pipeline.thread.min.records", "1");
     props.put("writer.spill.dir", tmp.resolve("spill").toString());
     props.put("route.database", "lake");
     props.put("route.table.format", "${source.table}");
@@ -367,21 +370,25 @@ class CommitPathsTest {
 
   /**
    * A bad record without errors.tolerance fails the task naming it: the put of its batch when the
-   * batch is written inside put, the next put when on the pipeline thread; what came before it in
-   * the batch is committed by the close that follows, nothing after it.
+   * batch is written inside put (pipeline.thread=false, or a batch below
+   * pipeline.thread.min.records, the default 100 here), the next put when on the pipeline thread;
+   * what came before it in the batch is committed by the close that follows, nothing after it.
    */
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
-  void aBadRecordFailsThePutOfItsBatchOrTheNextOneNamingIt(boolean pipelined) throws Exception {
+  @CsvSource({"false,1", "true,1", "true,100"})
+  void aBadRecordFailsThePutOfItsBatchOrTheNextOneNamingIt(boolean pipelined, int minRecords)
+      throws Exception {
     Map<String, String> props = props();
     props.put("pipeline.thread", String.valueOf(pipelined));
+    props.put("pipeline.thread.min.records", String.valueOf(minRecords));
     ChangelakeSinkTask task = start(props, new Context(null));
 
     List<SinkRecord> batch = List.of(change(0, "t1"), badOp(1, "t1"), change(2, "t1"));
-    if (pipelined) {
+    boolean onPipelineThread = pipelined && batch.size() >= minRecords;
+    if (onPipelineThread) {
       task.put(batch);
     }
-    assertThatThrownBy(() -> task.put(pipelined ? List.of(change(3, "t1")) : batch))
+    assertThatThrownBy(() -> task.put(onPipelineThread ? List.of(change(3, "t1")) : batch))
         .isInstanceOf(ConnectException.class)
         .hasMessageContaining("payments-0@1")
         .hasMessageContaining("Unknown Debezium operation 'x'");

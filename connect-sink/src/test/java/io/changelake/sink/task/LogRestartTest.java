@@ -108,6 +108,8 @@ class LogRestartTest {
     Map<String, String> props = new HashMap<>();
     props.put("name", "accounts-sink");
     props.put("paimon.warehouse", tmp.resolve("warehouse").toUri().toString());
+    // every batch on the pipeline thread, as under load (the default leaves small ones in put)
+    props.put("pipeline.thread.min.records", "1");
     props.put("writer.spill.dir", tmp.resolve("spill").toString());
     props.put("route.database", "lake");
     props.put("route.table.format", "accounts");
