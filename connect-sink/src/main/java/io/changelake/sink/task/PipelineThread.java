@@ -18,19 +18,20 @@ import org.apache.kafka.connect.sink.SinkRecord;
  * instead of adding up. At most one batch is in flight: everything else the task does (commit
  * rounds, rewinds, Connect's context, dead-letter reports) happens after {@link #await}, on the
  * task thread, with none. A failure of the batch is thrown by that {@code await}: the next {@code
- * put}, {@code preCommit} or {@code close}.
+ * put}, {@code preCommit}, {@code open} or {@code close}.
  *
- * <p>When off ({@code pipeline.thread=false}) the batch is processed inside {@link #submit}.
+ * <p>When off ({@code pipeline.thread=false}) the batch is processed inside {@link #submit}; the
+ * task also processes small batches and those of a round on its own thread ({@link #process}).
  */
 final class PipelineThread implements AutoCloseable {
-  private final RecordPipeline pipeline;
-  // null when off
   private static final long IDLE_SECONDS = 60;
 
+  private final RecordPipeline pipeline;
+  // null when off
   private final ThreadPoolExecutor thread;
   private Future<Stopped> inFlight;
   private List<SinkRecord> batch;
-  // when off: a batch with records was processed in submit since the last await
+  // a batch with records was processed on the calling thread (process) since the last await
   private boolean finished;
 
   /** Where a batch stopped: at a record for the dead-letter queue, reported on the task thread. */
