@@ -211,7 +211,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (fenced != null) {
       throw fenced;
     }
-    String batchBefore = batchFailure != null ? batchFailureDoing : writingBatch();
+    String batchBefore = batchBeingFinished();
     try {
       finishBatch();
     } catch (RuntimeException e) {
@@ -271,8 +271,11 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
   }
 
-  private String writingBatch() {
-    return "writing a batch of " + ahead.inFlightSize() + " records";
+  /** What {@link #finishBatch} finishes, for its failure's message: taken before it runs. */
+  private String batchBeingFinished() {
+    return batchFailure != null
+        ? batchFailureDoing
+        : "writing a batch of " + ahead.inFlightSize() + " records";
   }
 
   /**
@@ -280,7 +283,7 @@ public final class ChangelakeSinkTask extends SinkTask {
    * failure is kept for the next put, which throws it. False when there is one.
    */
   private boolean stashBatchFailure() {
-    String doing = batchFailure != null ? batchFailureDoing : writingBatch();
+    String doing = batchBeingFinished();
     try {
       finishBatch();
       return true;
@@ -646,7 +649,7 @@ public final class ChangelakeSinkTask extends SinkTask {
 
   @Override
   public void close(Collection<TopicPartition> partitions) {
-    String doing = batchFailure != null ? batchFailureDoing : writingBatch();
+    String doing = batchBeingFinished();
     try {
       finishBatch();
       doing = "committing before partitions move";
