@@ -687,11 +687,15 @@ class ChangelakeBenchmark {
                       pg,
                       warehouse,
                       settings.commitIntervalMs(),
+                      settings.latencyWarmupSeconds(),
                       settings.latencySeconds(),
                       settings.latencyRowsPerSecond(),
                       tables);
           recordLatency(Report.LatencyCase.kafka(tables), outcome.toKafka(), 0);
           recordLatency(snapshotCase, outcome.toSnapshot(), outcome.missingSnapshot());
+          if (settings.latencyWarmupSeconds() > 0) {
+            recordLatency(Report.LatencyCase.warmup(tables), outcome.warmupToSnapshot(), 0);
+          }
           if (tables == 1) {
             recordLatency(
                 Report.LatencyCase.CHANGELOG, outcome.toChangelog(), outcome.missingChangelog());

@@ -30,11 +30,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class LatencyProbe {
 
-  /** Latencies in milliseconds, per row, and how many rows never arrived. */
+  /**
+   * Latencies in milliseconds, per row, and how many rows never arrived; {@code warmupToSnapshot}
+   * holds those of the warm-up's rows that arrived (not measured).
+   */
   record Outcome(
       List<Long> toKafka,
       List<Long> toSnapshot,
       List<Long> toChangelog,
+      List<Long> warmupToSnapshot,
       int rows,
       int missingSnapshot,
       int missingChangelog) {}
@@ -78,12 +82,14 @@ final class LatencyProbe {
 
   /**
    * Runs the probe on {@code tableCount} tables; the changelog topic is watched only with one table
-   * (the source publishing a hundred tables is not what this measures).
+   * (the source publishing a hundred tables is not what this measures). Rows go in at the steady
+   * rate for {@code warmupSeconds} first, not measured.
    */
   Outcome run(
       PostgresServer pg,
       Path warehouse,
       long commitIntervalMs,
+      int warmupSeconds,
       int seconds,
       int rate,
       int tableCount)
@@ -137,9 +143,11 @@ final class LatencyProbe {
       source.put("tables.discovery.interval.ms", "1000");
       source.put("topic.name.format", "latcl.${table}");
     }
+    Map<Long, Long> warmup = new ConcurrentHashMap<>();
     Map<Long, Long> committed = new ConcurrentHashMap<>();
     Map<Long, Long> onKafka = new ConcurrentHashMap<>();
     Map<Long, Long> kafkaOffsets = new ConcurrentHashMap<>();
+    Map<Long, Long> watched = new ConcurrentHashMap<>();
     Map<Long, Long> inSnapshot = new ConcurrentHashMap<>();
     Map<Long, Long> onTopic = new ConcurrentHashMap<>();
     AtomicBoolean watching = new AtomicBoolean(true);
@@ -160,13 +168,18 @@ final class LatencyProbe {
               "bench-debezium-watch",
               () ->
                   watchDebeziumTopics(
-                      tables.prefix() + "\\.public\\..*", onKafka, kafkaOffsets, watching)));
+                      tables.prefix() + "\\.public\\..*",
+                      onKafka,
+                      kafkaOffsets,
+                      watched,
+                      watching)));
       watchers.add(
           daemon(
               "bench-snapshot-watch",
               () -> watchSnapshots(warehouse, tables.names(), inSnapshot, watching)));
       awaitPipelineReady(pg, tables, inSnapshot);
-      insertAtRate(pg, tables, seconds, rate, committed);
+      insertAtRate(pg, tables, 1, warmupSeconds * rate, rate, warmup);
+      insertAtRate(pg, tables, warmupSeconds * rate + 1, seconds * rate, rate, committed);
       long deadline =
           System.nanoTime() + Duration.ofMillis(3 * commitIntervalMs + 30_000).toNanos();
       while ((!allArrived(committed, inSnapshot) || (changelog && !allArrived(committed, onTopic)))
@@ -184,7 +197,9 @@ final class LatencyProbe {
       }
       pg.dropReplicationSlots(tables.database());
     }
-    dumpRows(tables, committed, onKafka, kafkaOffsets, inSnapshot);
+    Map<Long, Long> everyRow = new HashMap<>(warmup);
+    everyRow.putAll(committed);
+    dumpRows(tables, everyRow, onKafka, kafkaOffsets, watched, inSnapshot);
     List<Long> toKafka = new ArrayList<>();
     List<Long> toSnapshot = new ArrayList<>();
     List<Long> toChangelog = new ArrayList<>();
@@ -208,8 +223,22 @@ final class LatencyProbe {
         toChangelog.add(Math.max(0, c - e.getValue()));
       }
     }
+    List<Long> warmupToSnapshot = new ArrayList<>();
+    warmup.forEach(
+        (id, at) -> {
+          Long s = inSnapshot.get(id);
+          if (s != null) {
+            warmupToSnapshot.add(Math.max(0, s - at));
+          }
+        });
     return new Outcome(
-        toKafka, toSnapshot, toChangelog, committed.size(), missingSnapshot, missingChangelog);
+        toKafka,
+        toSnapshot,
+        toChangelog,
+        warmupToSnapshot,
+        committed.size(),
+        missingSnapshot,
+        missingChangelog);
   }
 
   /** Debezium's poll.interval.ms in the probe, ms: 100 unless -Dbench.latency.debezium.poll.ms. */
@@ -219,14 +248,17 @@ final class LatencyProbe {
 
   /**
    * With {@code -Dbench.latency.rows=<file>}, writes every row's times (epoch ms: its PostgreSQL
-   * commit, its Debezium record and that record's offset, the snapshot holding it) as CSV, to split
-   * a tail by where it waited (joined with the sink's DEBUG lines of its puts and rounds).
+   * commit, its Debezium record's timestamp and offset, when a consumer of the probe's own read
+   * that record, the snapshot holding it) as CSV, to split a tail by where it waited (joined with
+   * the sink's DEBUG lines of its puts and rounds). The record's timestamp is its producer's create
+   * time: a record the producer sent or the broker appended late is told apart by when it was read.
    */
   private static void dumpRows(
       Tables tables,
       Map<Long, Long> committed,
       Map<Long, Long> onKafka,
       Map<Long, Long> kafkaOffsets,
+      Map<Long, Long> watched,
       Map<Long, Long> inSnapshot)
       throws java.io.IOException {
     String file = System.getProperty("bench.latency.rows");
@@ -234,7 +266,7 @@ final class LatencyProbe {
       return;
     }
     List<String> lines = new ArrayList<>();
-    lines.add("id,table,committed_ms,kafka_ms,kafka_offset,snapshot_ms");
+    lines.add("id,table,committed_ms,kafka_ms,kafka_offset,read_ms,snapshot_ms");
     committed.keySet().stream()
         .sorted()
         .forEach(
@@ -249,6 +281,8 @@ final class LatencyProbe {
                         + onKafka.getOrDefault(id, -1L)
                         + ","
                         + kafkaOffsets.getOrDefault(id, -1L)
+                        + ","
+                        + watched.getOrDefault(id, -1L)
                         + ","
                         + inSnapshot.getOrDefault(id, -1L)));
     java.nio.file.Files.write(Path.of(file), lines);
@@ -300,11 +334,16 @@ final class LatencyProbe {
   }
 
   /**
-   * One row per 1/rate seconds, each its own transaction, to the tables in turn; records when each
-   * commit returned.
+   * {@code count} rows from id {@code firstId}, one per 1/rate seconds, each its own transaction,
+   * to the tables in turn; records when each commit returned.
    */
   private void insertAtRate(
-      PostgresServer pg, Tables tables, int seconds, int rate, Map<Long, Long> committed)
+      PostgresServer pg,
+      Tables tables,
+      long firstId,
+      int count,
+      int rate,
+      Map<Long, Long> committed)
       throws SQLException {
     try (Connection c = pg.connect(tables.database())) {
       c.setAutoCommit(true);
@@ -316,8 +355,8 @@ final class LatencyProbe {
         }
         long start = System.nanoTime();
         long periodNanos = 1_000_000_000L / rate;
-        for (long id = 1; id <= (long) seconds * rate; id++) {
-          long due = start + (id - 1) * periodNanos;
+        for (long id = firstId; id < firstId + count; id++) {
+          long due = start + (id - firstId) * periodNanos;
           long wait = due - System.nanoTime();
           if (wait > 0) {
             SinkRunner.sleep(wait / 1_000_000);
@@ -410,7 +449,11 @@ final class LatencyProbe {
    * Debezium handed it to Kafka), so that how often this consumer polls does not count.
    */
   private void watchDebeziumTopics(
-      String regex, Map<Long, Long> seen, Map<Long, Long> offsets, AtomicBoolean watching) {
+      String regex,
+      Map<Long, Long> seen,
+      Map<Long, Long> offsets,
+      Map<Long, Long> read,
+      AtomicBoolean watching) {
     Map<String, Object> props = new HashMap<>();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, platform.bootstrapServers());
     props.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-debezium-watch-" + System.nanoTime());
@@ -426,6 +469,7 @@ final class LatencyProbe {
           if (id != null) {
             seen.putIfAbsent(id, r.timestamp());
             offsets.putIfAbsent(id, r.offset());
+            read.putIfAbsent(id, System.currentTimeMillis());
           }
         }
       }
