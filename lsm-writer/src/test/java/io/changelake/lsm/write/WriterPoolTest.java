@@ -217,6 +217,27 @@ class WriterPoolTest extends OrdersTableTest {
   }
 
   @Test
+  void ingestWritersWriteSmallParquetPagesUnlessTheTableSetsItsOwn() {
+    Identifier own = Identifier.create("shop", "own_pages");
+    LakeTables.createOrOpen(
+        catalog,
+        TestTables.spec(
+            "shop", "own_pages", 2, ChangelogProducer.NONE, Map.of("parquet.page.size", "65536")));
+    try (WriterPool pool = pool("sink-0")) {
+      TableWriter writer = pool.writer(orders);
+      assertThat(writer.table().options()).containsEntry("parquet.page.size", "262144");
+      for (int id = 1; id <= 2_000; id++) {
+        writer.write(insert(id, "item-" + id + "-".repeat(200), (long) id));
+      }
+      writer.commit(Map.of(P0, 2_000L));
+      assertThat(pool.writer(own).table().options()).containsEntry("parquet.page.size", "65536");
+    }
+    // the table keeps Parquet's default for its other writers (compaction)
+    assertThat(table().options()).doesNotContainKey("parquet.page.size");
+    assertThat(LakeRows.read(table())).hasSize(2_000);
+  }
+
+  @Test
   void aCommitWithoutRowsCreatesNoSnapshot() {
     try (WriterPool pool = pool("sink-0")) {
       TableWriter writer = pool.writer(orders);
