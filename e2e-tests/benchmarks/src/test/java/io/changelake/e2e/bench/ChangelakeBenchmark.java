@@ -82,6 +82,15 @@ class ChangelakeBenchmark {
     broker.put("transaction.state.log.min.isr", "1");
     broker.put("offsets.topic.replication.factor", "1");
     broker.put("log.retention.bytes", "-1");
+    // the embedded broker assigns a new group's partitions at once (delay 0, Kafka's test kit): a
+    // 2-task connector's first task gets every partition and gives half back when the second joins.
+    // -Dbench.broker.group.initial.rebalance.delay.ms=3000 measures with Kafka's own default, which
+    // lets tasks started together join before the first assignment (issue 14, session 17)
+    String initialRebalanceDelay =
+        System.getProperty("bench.broker.group.initial.rebalance.delay.ms");
+    if (initialRebalanceDelay != null) {
+      broker.put("group.initial.rebalance.delay.ms", initialRebalanceDelay);
+    }
     platform = PluginWorkers.start("bench", 1, worker, broker);
     loader = new TopicLoader(platform.bootstrapServers());
     runner = new SinkRunner(platform);
