@@ -51,6 +51,11 @@ public final class TableNameFormat {
     return placeholders.isEmpty();
   }
 
+  /** True when the name follows from the topic alone: no placeholder of the source block. */
+  public boolean usesTopicAlone() {
+    return placeholders.stream().allMatch("topic"::equals);
+  }
+
   /**
    * The table name for a record of {@code topic}; throws naming the placeholder when the record
    * lacks the source field it needs (e.g. a flattened record has no source block).

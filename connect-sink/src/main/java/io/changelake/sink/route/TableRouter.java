@@ -76,6 +76,22 @@ public final class TableRouter {
     return rules.apply(topic).isEmpty() && format.isStatic();
   }
 
+  /**
+   * The one table every record of {@code topic} goes to, when the topic alone names it (a regex rule
+   * matches the topic, or the name format has no placeholder of the source block); empty when the
+   * records' source blocks decide, or the name is empty.
+   */
+  public Optional<Identifier> tableOfTopic(String topic) {
+    if (rules.apply(topic).isEmpty() && !format.usesTopicAlone()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(compute(topic, SourceInfo.none(0)));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
   private Identifier compute(String topic, SourceInfo source) {
     String name = rules.apply(topic).orElseGet(() -> format.format(topic, source));
     if (sanitize) {

@@ -100,6 +100,8 @@ public final class ChangelakeSinkTask extends SinkTask {
   private Map<TopicPartition, Long> pendingRewind;
   // delivered records waiting while the committed positions stand still (see warnIfStuck)
   private StuckWatch stuck;
+  // partitions assigned anew, read on from where their tables stand
+  private final SkipAhead handedOver = new SkipAhead();
 
   @Override
   public String version() {
@@ -204,6 +206,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     stashBatchFailure();
     // another task may have written these partitions meanwhile: re-read what tables contain
     tables.values().forEach(TableState::forgetContained);
+    handedOver.opened(partitions);
   }
 
   @Override
@@ -228,6 +231,10 @@ public final class ChangelakeSinkTask extends SinkTask {
       if (redelivery) {
         return;
       }
+    }
+    Map<TopicPartition, Long> skips = handedOver.decide(offsets, tables, pipeline::tableOfTopic);
+    if (!skips.isEmpty()) {
+      records = skipAhead(skips, records);
     }
     // noted per run of one partition, not per record: a batch mostly holds runs of one
     // partition, and a partition and a map entry per record showed in profiles
@@ -269,6 +276,32 @@ public final class ChangelakeSinkTask extends SinkTask {
     if (committed) {
       outages.succeeded();
     }
+  }
+
+  /**
+   * Reads partitions assigned anew on from the offsets their tables hold ({@link SkipAhead}): the
+   * batch's records below are dropped, and counted processed with those before them.
+   */
+  private Collection<SinkRecord> skipAhead(
+      Map<TopicPartition, Long> skips, Collection<SinkRecord> records) {
+    SkipAhead.Skipped skipped = SkipAhead.skip(records, skips);
+    skips.forEach(
+        (partition, to) -> {
+          LOG.info(
+              "Sink task {} of {}: partition {} was assigned to it from offset {} on (where its"
+                  + " consumer group stood), and its table holds its records up to offset {}"
+                  + " already (committed by its previous owner): reading on from there",
+              taskId,
+              connector,
+              partition,
+              offsets.firstDelivered(partition),
+              to);
+          offsets.processed(partition, to);
+        });
+    if (!skipped.seeks().isEmpty()) {
+      context.offset(skipped.seeks());
+    }
+    return skipped.records();
   }
 
   /** What {@link #finishBatch} finishes, for its failure's message: taken before it runs. */
@@ -672,6 +705,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     }
     offsets.forget(partitions);
     order.forget(partitions);
+    handedOver.closed(partitions);
     if (pendingRewind != null) {
       pendingRewind.keySet().removeAll(partitions);
     }

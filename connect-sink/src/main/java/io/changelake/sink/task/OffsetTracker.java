@@ -97,6 +97,16 @@ final class OffsetTracker {
     processed.put(partition, nextOffset);
   }
 
+  /** The first offset of {@code partition} delivered since it was assigned, if any. */
+  Long firstDelivered(TopicPartition partition) {
+    return firstDelivered.get(partition);
+  }
+
+  /** The next offset of {@code partition} to process, if any of its records was processed. */
+  Long processedNext(TopicPartition partition) {
+    return processed.get(partition);
+  }
+
   /** The processed positions, as stored with table commits. */
   Map<TopicPartition, Long> processedSnapshot() {
     return Map.copyOf(processed);

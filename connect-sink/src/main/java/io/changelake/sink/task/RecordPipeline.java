@@ -124,6 +124,11 @@ final class RecordPipeline {
     return tables;
   }
 
+  /** The one table every record of {@code topic} goes to, if the topic alone names it. */
+  Optional<Identifier> tableOfTopic(String topic) {
+    return router.tableOfTopic(topic);
+  }
+
   /** The source positions reached, per partition (see {@link SourceOrder}). */
   SourceOrder order() {
     return order;

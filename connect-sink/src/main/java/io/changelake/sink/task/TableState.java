@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.paimon.catalog.Identifier;
@@ -163,6 +164,13 @@ final class TableState {
     readCommitted();
     Long next = contained.get(partition);
     return next != null && offset < next;
+  }
+
+  /** The next offset of {@code partition} the table contains, if its commits recorded one. */
+  OptionalLong containedNext(SourcePartition partition) {
+    readCommitted();
+    Long next = contained.get(partition);
+    return next == null ? OptionalLong.empty() : OptionalLong.of(next);
   }
 
   /**

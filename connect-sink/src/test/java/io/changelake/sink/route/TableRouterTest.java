@@ -7,6 +7,7 @@ import io.changelake.sink.decode.SourceInfo;
 import io.changelake.sink.decode.SourcePosition;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.apache.paimon.catalog.Identifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -86,6 +87,30 @@ class TableRouterTest {
       })
   void rejectsBadRules(String rules, String message) {
     assertThatThrownBy(() -> RegexRules.parse(rules)).hasMessageContaining(message);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "${topic}|''|dbserver1.public.orders|dbserver1_public_orders",
+        "lake_${topic}_v2|''|dbserver1.public.orders|lake_dbserver1_public_orders_v2",
+        "wide|''|dbserver1.public.orders|wide",
+        "${source.table}|''|dbserver1.public.orders|",
+        "${topic}_${source.table}|''|dbserver1.public.orders|",
+        "${source.table}|dbserver1\\.public\\.(.*)=>pg_$1|dbserver1.public.orders|pg_orders",
+        "${source.table}|dbserver1\\.public\\.(.*)=>pg_$1|other.public.orders|",
+      })
+  void knowsTheOneTableOfATopicWhenTheTopicAloneNamesIt(
+      String format, String rules, String topic, String table) {
+    TableRouter router =
+        new TableRouter("lake", RegexRules.parse(rules), TableNameFormat.parse(format), true);
+
+    assertThat(router.tableOfTopic(topic))
+        .isEqualTo(Optional.ofNullable(table).map(t -> Identifier.create("lake", t)));
+    if (table != null) {
+      assertThat(router.tableOfTopic(topic)).contains(router.route(topic, PG));
+    }
   }
 
   @Test

@@ -13,6 +13,7 @@ import io.changelake.testkit.InputShape;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -340,16 +341,23 @@ class ChangelakeSinkTaskTest {
 
   /** The little of SinkTaskContext the task uses. */
   static final class Context implements SinkTaskContext {
+    /** The offsets the task asked Connect to seek its consumer to, in the order asked. */
+    final Map<TopicPartition, Long> seeks = new LinkedHashMap<>();
+
     @Override
     public Map<String, String> configs() {
       return Map.of();
     }
 
     @Override
-    public void offset(Map<TopicPartition, Long> offsets) {}
+    public void offset(Map<TopicPartition, Long> offsets) {
+      seeks.putAll(offsets);
+    }
 
     @Override
-    public void offset(TopicPartition tp, long offset) {}
+    public void offset(TopicPartition tp, long offset) {
+      seeks.put(tp, offset);
+    }
 
     @Override
     public void timeout(long timeoutMs) {}

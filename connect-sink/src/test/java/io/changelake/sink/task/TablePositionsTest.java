@@ -40,8 +40,8 @@ class TablePositionsTest {
   @TempDir Path tmp;
   private final ChangelakeSinkTaskTest tables = new ChangelakeSinkTaskTest();
 
-  private static final DebeziumTable T1 = source("t1");
-  private static final DebeziumTable T2 = source("t2");
+  static final DebeziumTable T1 = source("t1");
+  static final DebeziumTable T2 = source("t2");
   private static final List<TopicPartition> ASSIGNED =
       List.of(
           new TopicPartition(T1.topic(), 0),
@@ -89,7 +89,7 @@ class TablePositionsTest {
    * adding 1 to account 1 + partition; the same offset is always the same change, as a replayed
    * topic is.
    */
-  private static List<SinkRecord> records(
+  static List<SinkRecord> records(
       DebeziumTable table, InputShape shape, int partition, int from, int to) {
     List<SinkRecord> records = new ArrayList<>();
     for (int offset = from; offset < to; offset++) {

@@ -1,0 +1,112 @@
+package io.changelake.sink.task;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.sink.SinkRecord;
+import org.apache.paimon.catalog.Identifier;
+
+/**
+ * Where a partition handed to the task reads on from: past what its table already holds.
+ *
+ * <p>For partitions it revokes, Connect commits the offsets {@code preCommit} returned and only then
+ * calls {@code close}, so the round {@code close} lands never reaches the consumer group: the next
+ * owner reads the partition from the round before, up to a commit interval of records that Connect
+ * converts and the task decodes, only to skip them as contained (a quarter of all records when two
+ * tasks start one after the other, docs/benchmarks.md). So once the first records of a partition
+ * assigned anew are processed, and every record of its topic goes to one table (routing by the topic
+ * alone), the task seeks it to the offset that table holds and drops what the batch in hand has
+ * below it: those records are in the table.
+ *
+ * <p>Forward only, and only after records were processed: they were checked against the table (a
+ * re-created topic fails there), and a table holding less than the partition's position moves
+ * nothing. Routing by the source block is left reading as before: a topic may then feed several
+ * tables, and after a crash between the tables of a round one of them may hold the partition
+ * further than another this task has not met yet.
+ */
+final class SkipAhead {
+  // assigned anew; no table fed by them met yet since
+  private final Set<TopicPartition> waiting = new HashSet<>();
+
+  void opened(Collection<TopicPartition> partitions) {
+    waiting.addAll(partitions);
+  }
+
+  void closed(Collection<TopicPartition> partitions) {
+    waiting.removeAll(partitions);
+  }
+
+  /**
+   * The partitions assigned anew whose table holds them further than they were processed, with the
+   * offset to read on from. Each is decided once: after some of its records were processed, when
+   * the table its topic names is open.
+   *
+   * @param tableOf the one table every record of a topic goes to, if the topic alone names it
+   */
+  Map<TopicPartition, Long> decide(
+      OffsetTracker offsets,
+      Map<Identifier, TableState> tables,
+      Function<String, Optional<Identifier>> tableOf) {
+    if (waiting.isEmpty()) {
+      return Map.of();
+    }
+    Map<TopicPartition, Long> skips = new HashMap<>();
+    for (Iterator<TopicPartition> it = waiting.iterator(); it.hasNext(); ) {
+      TopicPartition tp = it.next();
+      Optional<Identifier> id = tableOf.apply(tp.topic());
+      if (id.isEmpty()) {
+        it.remove();
+        continue;
+      }
+      Long processed = offsets.processedNext(tp);
+      TableState table = tables.get(id.get());
+      if (processed == null || table == null) {
+        continue;
+      }
+      it.remove();
+      OptionalLong held = table.containedNext(SourceOrder.partitionOf(tp));
+      if (held.isPresent() && held.getAsLong() > processed) {
+        skips.put(tp, held.getAsLong());
+      }
+    }
+    return skips;
+  }
+
+  /** A batch without the records below the offsets skipped to, and the partitions to seek. */
+  record Skipped(List<SinkRecord> records, Map<TopicPartition, Long> seeks) {}
+
+  /**
+   * Drops the records of {@code batch} below the offsets of {@code skips}; a partition is sought to
+   * its offset unless the batch reaches it already.
+   */
+  static Skipped skip(Collection<SinkRecord> batch, Map<TopicPartition, Long> skips) {
+    List<SinkRecord> kept = new ArrayList<>(batch.size());
+    Map<TopicPartition, Long> seeks = new HashMap<>(skips);
+    for (SinkRecord record : batch) {
+      Long to =
+          skips.get(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+      if (to == null) {
+        kept.add(record);
+        continue;
+      }
+      long offset = record.originalKafkaOffset();
+      if (offset >= to - 1) {
+        // the consumer stands at the offset or beyond it
+        seeks.remove(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+      }
+      if (offset >= to) {
+        kept.add(record);
+      }
+    }
+    return new Skipped(kept, seeks);
+  }
+}
