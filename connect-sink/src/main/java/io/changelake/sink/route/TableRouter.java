@@ -77,9 +77,9 @@ public final class TableRouter {
   }
 
   /**
-   * The one table every record of {@code topic} goes to, when the topic alone names it (a regex rule
-   * matches the topic, or the name format has no placeholder of the source block); empty when the
-   * records' source blocks decide, or the name is empty.
+   * The one table every record of {@code topic} goes to, when the topic alone names it (a regex
+   * rule matches the topic, or the name format has no placeholder of the source block); empty when
+   * the records' source blocks decide, or the name is empty.
    */
   public Optional<Identifier> tableOfTopic(String topic) {
     if (rules.apply(topic).isEmpty() && !format.usesTopicAlone()) {

@@ -18,14 +18,14 @@ import org.apache.paimon.catalog.Identifier;
 /**
  * Where a partition handed to the task reads on from: past what its table already holds.
  *
- * <p>For partitions it revokes, Connect commits the offsets {@code preCommit} returned and only then
- * calls {@code close}, so the round {@code close} lands never reaches the consumer group: the next
- * owner reads the partition from the round before, up to a commit interval of records that Connect
- * converts and the task decodes, only to skip them as contained (a quarter of all records when two
- * tasks start one after the other, docs/benchmarks.md). So once the first records of a partition
- * assigned anew are processed, and every record of its topic goes to one table (routing by the topic
- * alone), the task seeks it to the offset that table holds and drops what the batch in hand has
- * below it: those records are in the table.
+ * <p>For partitions it revokes, Connect commits the offsets {@code preCommit} returned and only
+ * then calls {@code close}, so the round {@code close} lands never reaches the consumer group: the
+ * next owner reads the partition from the round before, up to a commit interval of records that
+ * Connect converts and the task decodes, only to skip them as contained (a quarter of all records
+ * when two tasks start one after the other, docs/benchmarks.md). So once the first records of a
+ * partition assigned anew are processed, and every record of its topic goes to one table (routing
+ * by the topic alone), the task seeks it to the offset that table holds and drops what the batch in
+ * hand has below it: those records are in the table.
  *
  * <p>Forward only, and only after records were processed: they were checked against the table (a
  * re-created topic fails there), and a table holding less than the partition's position moves

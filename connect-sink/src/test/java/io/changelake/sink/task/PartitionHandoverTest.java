@@ -24,9 +24,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A partition handed to another task (a rebalance, a restart): Connect commits the offsets {@code
- * preCommit} reported before {@code close} lands the last round, so the next owner starts where
- * the consumer group stood, before that round. Once it has processed the partition's first records,
- * it reads on from the offset the partition's table holds, when the topic alone names the table;
+ * preCommit} reported before {@code close} lands the last round, so the next owner starts where the
+ * consumer group stood, before that round. Once it has processed the partition's first records, it
+ * reads on from the offset the partition's table holds, when the topic alone names the table;
  * otherwise it reads the records again and skips them, as before. Sum-aggregating tables of {@link
  * ChangelakeSinkTaskTest}: a record lost or written twice shows in the sums.
  */
