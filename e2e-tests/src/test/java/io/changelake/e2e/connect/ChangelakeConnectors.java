@@ -33,6 +33,18 @@ public final class ChangelakeConnectors {
     return c;
   }
 
+  /**
+   * Routes each Debezium topic {@code <prefix>.<schema>.<table>} to table {@code <table>} by the
+   * topic alone, as the sink's default ({@code ${topic}}) does, instead of by the records' source
+   * blocks: a partition assigned anew to a task then reads on from where its table stands.
+   */
+  public static Map<String, String> byTopicAlone(Map<String, String> sink) {
+    Map<String, String> routed = new HashMap<>(sink);
+    routed.remove("route.table.format");
+    routed.put("route.regex.rules", "[^.]+\\.[^.]+\\.(.*)=>$1");
+    return routed;
+  }
+
   /** Adds a dead-letter queue with the failure reasons in headers. */
   public static Map<String, String> withDeadLetterQueue(Map<String, String> config, String topic) {
     Map<String, String> c = new HashMap<>(config);

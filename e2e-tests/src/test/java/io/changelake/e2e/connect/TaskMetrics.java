@@ -36,4 +36,17 @@ public final class TaskMetrics {
     throw new AssertionError(
         "task " + task + " of " + connector + " publishes no metrics for " + table + ": " + names);
   }
+
+  /**
+   * Connect's count of records task {@code task} of sink {@code connector} read from Kafka since it
+   * started ({@code sink-record-read-total} of {@code sink-task-metrics}).
+   */
+  public static long sinkRecordsRead(String connector, int task) throws Exception {
+    ObjectName name =
+        new ObjectName(
+            "kafka.connect:type=sink-task-metrics,connector=" + connector + ",task=" + task);
+    return ((Number)
+            ManagementFactory.getPlatformMBeanServer().getAttribute(name, "sink-record-read-total"))
+        .longValue();
+  }
 }

@@ -7,7 +7,9 @@ import io.changelake.e2e.compare.LakeChangelog;
 import io.changelake.e2e.compare.VersionedChangelog;
 import io.changelake.e2e.connect.ChangelakeConnectors;
 import io.changelake.e2e.connect.DebeziumPostgres;
+import io.changelake.e2e.connect.TaskMetrics;
 import io.changelake.lsm.testing.LakeTableReader;
+import io.changelake.testkit.InputShape;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,6 +26,8 @@ import org.apache.kafka.connect.util.clusters.WorkerHandle;
 import org.apache.paimon.types.RowKind;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Scenario 6: while the same keys keep changing, a second Connect worker joins (the sink's
@@ -75,7 +79,8 @@ class RebalanceTest extends PipelineTestBase {
     Map<String, String> debezium = DebeziumPostgres.config(pg, "s6", "s6", "public.hot");
     debezium.put("topic.creation.default.partitions", "4");
     connect.deploy("s6-pg", debezium, 1);
-    Map<String, String> sink = ChangelakeConnectors.sink(warehouse, "s6\\..*", "s6");
+    Map<String, String> sink =
+        ChangelakeConnectors.byTopicAlone(ChangelakeConnectors.sink(warehouse, "s6\\..*", "s6"));
     // three sink tasks next to Debezium's one: Connect balances tasks over the workers, so the
     // joining worker gets two of the four, at least one of them a sink task
     sink.put("tasks.max", String.valueOf(TASKS));
@@ -144,6 +149,67 @@ class RebalanceTest extends PipelineTestBase {
     assertThat(beforeLeave).as("updates ran between the moves").isGreaterThan(beforeJoin);
     awaitLakeEqualsDatabase("s6", "hot");
     assertChangelogMonotonicPerKey(rounds.get());
+  }
+
+  /**
+   * A sink task restarted while its consumer group lags behind its table (here by a change of the
+   * connector's config; a rebalance or a restart through the REST API does the same): Connect
+   * commits the offsets the task last reported and only then closes it, and the close lands every
+   * row it read. The new task is handed the partitions from the group's older offsets. Connect's
+   * count of the records it read shows it reading on from where the table stands instead of reading
+   * everything again; the table keeps every row and takes the changes after.
+   */
+  @ParameterizedTest
+  @EnumSource(InputShape.class)
+  void aRestartedSinkTaskReadsOnFromWhereItsTableStands(InputShape shape) throws Exception {
+    String db = "s6r" + shape.ordinal();
+    String sinkName = db + "-sink";
+    int rows = 6000;
+    createDatabase(db);
+    pg.execute(db, "CREATE TABLE items (id int PRIMARY KEY, name text)");
+    Map<String, String> debezium = DebeziumPostgres.config(pg, db, db, "public.items");
+    debezium.put("topic.creation.default.partitions", "2");
+    connect.deploy(db + "-pg", debezium, 1);
+    Map<String, String> sink =
+        ChangelakeConnectors.byTopicAlone(ChangelakeConnectors.sink(warehouse, db + "\\..*", db));
+    sink.putAll(shape.connectorSettings(null));
+    if (shape.isFlattened()) {
+      sink.put("input.format", "flattened");
+    }
+    // no round lands by time: the rows reach the table when the task closes, and the consumer
+    // group never learns an offset
+    sink.put("commit.interval.ms", "600000");
+    connect.deploy(sinkName, sink, 1);
+    pg.execute(
+        db, "INSERT INTO items SELECT i, 'item ' || i FROM generate_series(1, " + rows + ") i");
+    Awaitility.await("the sink task reading all " + rows + " inserts")
+        .atMost(CATCH_UP)
+        .ignoreExceptions()
+        .until(() -> TaskMetrics.sinkRecordsRead(sinkName, 0) >= rows);
+
+    Map<String, String> sooner = new HashMap<>(sink);
+    sooner.put("commit.interval.ms", "1000");
+    connect.configure(sinkName, sooner);
+    awaitLakeEqualsDatabase(db, "items");
+    pg.execute(
+        db,
+        "UPDATE items SET name = name || ' v2' WHERE id % 10 = 0",
+        "INSERT INTO items SELECT i, 'item ' || i FROM generate_series("
+            + (rows + 1)
+            + ", "
+            + (rows + 100)
+            + ") i",
+        "DELETE FROM items WHERE id % 100 = 1");
+    awaitLakeEqualsDatabase(db, "items");
+    // the restarted task read the changes since, and of the rows before only what it processed
+    // before it read on from the table's offsets (without: all of them again)
+    long read = TaskMetrics.sinkRecordsRead(sinkName, 0);
+    LOG.info("The restarted sink task read {} records ({})", read, shape);
+    assertThat(read)
+        .as(
+            "records the restarted task read, of %d its table held when it started and ~800 after",
+            rows)
+        .isLessThan(rows / 2);
   }
 
   /**

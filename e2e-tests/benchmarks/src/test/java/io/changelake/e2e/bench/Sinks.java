@@ -79,7 +79,9 @@ final class Sinks {
 
   /**
    * Changelake into primary-key tables named after Debezium's source table, in the given merge
-   * engine, committing every {@code commitIntervalMs}.
+   * engine, committing every {@code commitIntervalMs}. The table is named by the topic alone ({@code
+   * <server>.public.<table>}), as the sink's default {@code ${topic}} does, so a partition handed to
+   * another task reads on from where its table stands.
    */
   static Map<String, String> changelake(
       String topicsRegex,
@@ -92,7 +94,7 @@ final class Sinks {
     c.put("connector.class", "io.changelake.sink.ChangelakeSinkConnector");
     c.put("paimon.warehouse", warehouse.toUri().toString());
     c.put("route.database", "bench");
-    c.put("route.table.format", "${source.table}");
+    c.put("route.regex.rules", "[^.]+\\.public\\.(.*)=>$1");
     c.put("table.merge-engine", mergeEngine);
     c.put("commit.interval.ms", String.valueOf(commitIntervalMs));
     c.putAll(extraSinkSettings());
