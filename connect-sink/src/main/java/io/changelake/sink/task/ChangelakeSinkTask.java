@@ -206,7 +206,7 @@ public final class ChangelakeSinkTask extends SinkTask {
     stashBatchFailure();
     // another task may have written these partitions meanwhile: re-read what tables contain
     tables.values().forEach(TableState::forgetContained);
-    handedOver.opened(partitions);
+    handedOver.opened(partitions, pipeline::tableOfTopic);
   }
 
   @Override
@@ -232,7 +232,7 @@ public final class ChangelakeSinkTask extends SinkTask {
         return;
       }
     }
-    Map<TopicPartition, Long> skips = handedOver.decide(offsets, tables, pipeline::tableOfTopic);
+    Map<TopicPartition, Long> skips = handedOver.decide(offsets, tables);
     if (!skips.isEmpty()) {
       records = skipAhead(skips, records);
     }

@@ -3,13 +3,11 @@ package io.changelake.sink.task;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -34,48 +32,47 @@ import org.apache.paimon.catalog.Identifier;
  * further than another this task has not met yet.
  */
 final class SkipAhead {
-  // assigned anew; no table fed by them met yet since
-  private final Set<TopicPartition> waiting = new HashSet<>();
+  // assigned anew, with the one table their topic names; no record of them processed yet
+  private final Map<TopicPartition, Identifier> waiting = new HashMap<>();
 
-  void opened(Collection<TopicPartition> partitions) {
-    waiting.addAll(partitions);
+  /**
+   * {@code partitions} were assigned to the task.
+   *
+   * @param tableOf the one table every record of a topic goes to, if the topic alone names it
+   */
+  void opened(
+      Collection<TopicPartition> partitions, Function<String, Optional<Identifier>> tableOf) {
+    for (TopicPartition tp : partitions) {
+      tableOf.apply(tp.topic()).ifPresent(table -> waiting.put(tp, table));
+    }
   }
 
   void closed(Collection<TopicPartition> partitions) {
-    waiting.removeAll(partitions);
+    partitions.forEach(waiting::remove);
   }
 
   /**
    * The partitions assigned anew whose table holds them further than they were processed, with the
    * offset to read on from. Each is decided once: after some of its records were processed, when
-   * the table its topic names is open.
-   *
-   * @param tableOf the one table every record of a topic goes to, if the topic alone names it
+   * its table is open.
    */
-  Map<TopicPartition, Long> decide(
-      OffsetTracker offsets,
-      Map<Identifier, TableState> tables,
-      Function<String, Optional<Identifier>> tableOf) {
+  Map<TopicPartition, Long> decide(OffsetTracker offsets, Map<Identifier, TableState> tables) {
     if (waiting.isEmpty()) {
       return Map.of();
     }
     Map<TopicPartition, Long> skips = new HashMap<>();
-    for (Iterator<TopicPartition> it = waiting.iterator(); it.hasNext(); ) {
-      TopicPartition tp = it.next();
-      Optional<Identifier> id = tableOf.apply(tp.topic());
-      if (id.isEmpty()) {
-        it.remove();
-        continue;
-      }
-      Long processed = offsets.processedNext(tp);
-      TableState table = tables.get(id.get());
+    for (Iterator<Map.Entry<TopicPartition, Identifier>> it = waiting.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<TopicPartition, Identifier> partition = it.next();
+      Long processed = offsets.processedNext(partition.getKey());
+      TableState table = tables.get(partition.getValue());
       if (processed == null || table == null) {
         continue;
       }
       it.remove();
-      OptionalLong held = table.containedNext(SourceOrder.partitionOf(tp));
+      OptionalLong held = table.containedNext(SourceOrder.partitionOf(partition.getKey()));
       if (held.isPresent() && held.getAsLong() > processed) {
-        skips.put(tp, held.getAsLong());
+        skips.put(partition.getKey(), held.getAsLong());
       }
     }
     return skips;

@@ -79,9 +79,9 @@ final class Sinks {
 
   /**
    * Changelake into primary-key tables named after Debezium's source table, in the given merge
-   * engine, committing every {@code commitIntervalMs}. The table is named by the topic alone ({@code
-   * <server>.public.<table>}), as the sink's default {@code ${topic}} does, so a partition handed to
-   * another task reads on from where its table stands.
+   * engine, committing every {@code commitIntervalMs}. The table is named by the topic alone
+   * ({@code <server>.public.<table>}), as the sink's default {@code ${topic}} does, so a partition
+   * handed to another task reads on from where its table stands.
    */
   static Map<String, String> changelake(
       String topicsRegex,
