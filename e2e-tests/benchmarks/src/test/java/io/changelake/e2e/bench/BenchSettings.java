@@ -45,7 +45,7 @@ record BenchSettings(
         intProperty("bench.events", 100_000),
         intProperty("bench.tables", 100),
         intProperty("bench.keys", 20_000),
-        intProperty("bench.converter.events", 20_000),
+        intProperty("bench.converter.events", 100_000),
         intProperty("bench.memory.tables", 500),
         intProperty("bench.memory.events.per.table", 20),
         intProperty("bench.latency.seconds", 30),
