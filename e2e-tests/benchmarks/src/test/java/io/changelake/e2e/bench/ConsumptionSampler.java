@@ -14,8 +14,8 @@ import javax.management.ObjectName;
  * task (Kafka's {@code records-consumed-total}) and how many commit rounds the task has started and
  * ended (the Changelake sink's {@code commit-rounds-started-total} and {@code
  * commit-rounds-total}). From these: when the last record was read, and the read rate during commit
- * rounds next to the rate between them. The worker runs in this JVM, so both are in the platform
- * MBean server.
+ * rounds next to the rate between them, and the cores the JVM kept busy in each. The worker runs in
+ * this JVM, so both are in the platform MBean server.
  */
 final class ConsumptionSampler implements AutoCloseable {
 
@@ -39,7 +39,9 @@ final class ConsumptionSampler implements AutoCloseable {
       int intervalsDuringCommits,
       int intervalsBetweenCommits,
       double cpuSecondsToReadAll,
-      Map<String, Double> threadCpuSecondsToReadAll) {
+      Map<String, Double> threadCpuSecondsToReadAll,
+      double coresDuringCommits,
+      double coresBetweenCommits) {
     /** The read rate during rounds over the rate between, NaN when a side has too few samples. */
     double duringOverBetween() {
       return intervalsDuringCommits < MIN_INTERVALS || intervalsBetweenCommits < MIN_INTERVALS
@@ -180,6 +182,34 @@ final class ConsumptionSampler implements AutoCloseable {
     double betweenSeconds = 0;
     int duringIntervals = 0;
     int betweenIntervals = 0;
+    // the JVM's CPU in the same intervals, each counted once: during when any task had a round
+    double duringCpu = 0;
+    double duringCpuSeconds = 0;
+    double betweenCpu = 0;
+    double betweenCpuSeconds = 0;
+    for (int i = 1; i < copy.size(); i++) {
+      Sample a = copy.get(i - 1);
+      Sample b = copy.get(i);
+      if (readAllNanos >= 0 && b.nanos() > readAllNanos) {
+        break;
+      }
+      if (Arrays.stream(a.consumed()).sum() == 0) {
+        continue;
+      }
+      double seconds = (b.nanos() - a.nanos()) / 1e9;
+      double cpu = (b.cpuNanos() - a.cpuNanos()) / 1e9;
+      boolean inRound = false;
+      for (int t = 0; t < tasks; t++) {
+        inRound |= b.roundsStarted()[t] > a.roundsEnded()[t];
+      }
+      if (inRound) {
+        duringCpu += cpu;
+        duringCpuSeconds += seconds;
+      } else {
+        betweenCpu += cpu;
+        betweenCpuSeconds += seconds;
+      }
+    }
     for (int t = 0; t < tasks; t++) {
       for (int i = 1; i < copy.size(); i++) {
         Sample a = copy.get(i - 1);
@@ -212,7 +242,9 @@ final class ConsumptionSampler implements AutoCloseable {
         duringIntervals,
         betweenIntervals,
         readAllCpuNanos < 0 ? Double.NaN : readAllCpuNanos / 1e9,
-        threadSeconds);
+        threadSeconds,
+        duringCpuSeconds == 0 ? Double.NaN : duringCpu / duringCpuSeconds,
+        betweenCpuSeconds == 0 ? Double.NaN : betweenCpu / betweenCpuSeconds);
   }
 
   @Override

@@ -54,7 +54,10 @@ final class ScalingReport {
                     + " own ratios, each taken only where both sides have at least %d intervals"
                     + " (counted per task: 2 tasks reading 1 s make 20); its row names the"
                     + " intervals in rounds per run it rests on, and reads \"not measured\" where"
-                    + " no run had enough. At the %.0f s interval a one-table run reads its workload"
+                    + " no run had enough. *JVM cores busy*: the whole JVM's CPU (broker and"
+                    + " worker run in it) over the same intervals, each counted once: near the"
+                    + " machine's cores during rounds, a round's work takes the cores the reading"
+                    + " needs. At the %.0f s interval a one-table run reads its workload"
                     + " in a round or two per task, too few intervals. The *stall cases* (the"
                     + " Changelake sink committing every %.0f s with 1 and 2 tasks) read a longer"
                     + " one-table workload of %,d events instead, so their figures rest on tens of"
@@ -156,8 +159,9 @@ final class ScalingReport {
     md.append(
         "| case | read events/s | events/s to the last commit | CPU µs/event (JVM) | task-thread"
             + " CPU µs/event | read/s during commit rounds | read/s between rounds | s in commit"
-            + " rounds | 100 ms intervals in rounds / between, per run | live heap high-water MiB"
-            + " |\n|---|---|---|---|---|---|---|---|---|---|\n");
+            + " rounds | 100 ms intervals in rounds / between, per run | JVM cores busy during"
+            + " rounds / between | live heap high-water MiB"
+            + " |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int t : tables) {
       int[] taskCounts = t == 1 ? new int[] {1, 2} : new int[] {1};
       for (int tasks : taskCounts) {
@@ -199,6 +203,13 @@ final class ScalingReport {
                   kind == Kind.CHANGELAKE ? report.cell(M, c, "seconds_in_commits", "%.1f") : "–")
               .append(" | ")
               .append(kind == Kind.CHANGELAKE ? intervals(c) : "–")
+              .append(" | ")
+              .append(
+                  kind == Kind.CHANGELAKE
+                      ? report.cell(M, c, "cores_during_commits", "%.2f")
+                          + " / "
+                          + report.cell(M, c, "cores_between_commits", "%.2f")
+                      : "–")
               .append(" | ")
               .append(report.cell(M, c, "peak_live_heap_mb", "%.0f"))
               .append(" |\n");

@@ -239,6 +239,9 @@ final class ScalingRuns {
     add(caseName, run, "read_during_commits_per_s", r.eventsPerSecondDuringCommits(), "1/s");
     add(caseName, run, "read_between_commits_per_s", r.eventsPerSecondBetweenCommits(), "1/s");
     add(caseName, run, "seconds_in_commits", r.secondsInCommits(), "s");
+    // whether a round's reads slow down because the JVM then runs out of cores
+    add(caseName, run, "cores_during_commits", r.coresDuringCommits(), "cores");
+    add(caseName, run, "cores_between_commits", r.coresBetweenCommits(), "cores");
     // what the two rates rest on, and their ratio only where both sides have enough of it
     add(caseName, run, "intervals_during_commits", r.intervalsDuringCommits(), "");
     add(caseName, run, "intervals_between_commits", r.intervalsBetweenCommits(), "");
