@@ -143,7 +143,13 @@ public final class ChangelakeSinkTask extends SinkTask {
       closeLake();
     }
     metrics.outages(outages);
-    rounds = new CommitRound(connector, taskId, config.commitThreads(), metrics);
+    rounds =
+        new CommitRound(
+            connector,
+            taskId,
+            config.commitThreads(),
+            FlushPacing.forCommitInterval(config.commitInterval()),
+            metrics);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
         taskId,

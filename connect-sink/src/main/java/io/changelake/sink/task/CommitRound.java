@@ -4,6 +4,8 @@ import io.changelake.lsm.commit.CommitResult;
 import io.changelake.lsm.commit.SourceProgress;
 import io.changelake.lsm.write.SealedCommit;
 import io.changelake.sink.metrics.SinkMetrics;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -67,7 +70,10 @@ final class CommitRound implements AutoCloseable {
   /** A round whose every table landed: its positions are now in every table it wrote. */
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
 
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   private final SinkMetrics metrics;
+  private final FlushPacing pacing;
   private final ThreadPoolExecutor committers;
   private InFlight inFlight;
   // tests hold the committer here to see the task go on while a round is in flight
@@ -85,8 +91,9 @@ final class CommitRound implements AutoCloseable {
    *     so a few in parallel take a round of many tables from their sum towards their maximum;
    *     threads start only as rounds need them and end when idle
    */
-  CommitRound(String connector, int taskId, int threads, SinkMetrics metrics) {
+  CommitRound(String connector, int taskId, int threads, FlushPacing pacing, SinkMetrics metrics) {
     this.metrics = metrics;
+    this.pacing = pacing;
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory =
         r -> {
@@ -132,6 +139,7 @@ final class CommitRound implements AutoCloseable {
     metrics.commitRoundStarted();
     List<CompletableFuture<Void>> landings = new ArrayList<>();
     LongAccumulator slowestMs = new LongAccumulator(Math::max, 0);
+    LongAdder restedNanos = new LongAdder();
     RuntimeException sealFailure = null;
     // the committer threads and the flush permits take landings in turn, so a round of more tables
     // than threads lands its first tables first: those holding the oldest rows, which have waited
@@ -151,7 +159,8 @@ final class CommitRound implements AutoCloseable {
       // the round's rows, not those written while it lands, are what its landing commits
       table.metrics.sealed();
       landings.add(
-          CompletableFuture.runAsync(() -> slowestMs.accumulate(land(table, sealed)), committers));
+          CompletableFuture.runAsync(
+              () -> slowestMs.accumulate(land(table, sealed, start, restedNanos)), committers));
     }
     long sealedMs = (System.nanoTime() - start) / 1_000_000;
     int tables = landings.size();
@@ -166,13 +175,14 @@ final class CommitRound implements AutoCloseable {
                   if (tables > 0 && LOG.isDebugEnabled()) {
                     LOG.debug(
                         "Commit round of {} tables {} after {} ms: sealed in {} ms on the task"
-                            + " thread, flushed and committed on up to {} committer threads,"
-                            + " slowest table {} ms",
+                            + " thread, flushed and committed on up to {} committer threads"
+                            + " (resting {} ms after flushes), slowest table {} ms",
                         tables,
                         error == null ? "landed" : "failed",
                         roundMs,
                         sealedMs,
                         Math.min(tables, committers.getMaximumPoolSize()),
+                        restedNanos.sum() / 1_000_000,
                         slowestMs.get());
                   }
                 });
@@ -188,8 +198,11 @@ final class CommitRound implements AutoCloseable {
     return sorted;
   }
 
-  /** Lands {@code sealed}; returns how long its flush and commit took, in ms. */
-  private long land(TableState table, SealedCommit sealed) {
+  /**
+   * Lands {@code sealed} in the round started at {@code roundStart}; returns how long its flush and
+   * commit took, in ms.
+   */
+  private long land(TableState table, SealedCommit sealed, long roundStart, LongAdder rested) {
     CountDownLatch held = gate;
     if (held != null) {
       try {
@@ -204,7 +217,13 @@ final class CommitRound implements AutoCloseable {
       if (sealed.flushNeedsOnlyCpu()) {
         CPU_FLUSH_PERMITS.acquireUninterruptibly();
         try {
+          long cpu = THREADS.getCurrentThreadCpuTime();
           sealed.flush();
+          // still holding the permit: the rest is what leaves the task thread its cores
+          rest(
+              pacing.restNanos(
+                  THREADS.getCurrentThreadCpuTime() - cpu, roundStart, System.nanoTime()),
+              rested);
         } finally {
           CPU_FLUSH_PERMITS.release();
         }
@@ -217,6 +236,18 @@ final class CommitRound implements AutoCloseable {
     table.metrics.committed(ms, result);
     LOG.debug("Committed {}: {}", table.id, result);
     return ms;
+  }
+
+  private static void rest(long nanos, LongAdder rested) {
+    if (nanos <= 0) {
+      return;
+    }
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+      rested.add(nanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The round in flight if it has finished; its failure, naming the table, is thrown. */

@@ -89,8 +89,9 @@ final class SkipAhead {
     List<SinkRecord> kept = new ArrayList<>(batch.size());
     Map<TopicPartition, Long> seeks = new HashMap<>(skips);
     for (SinkRecord record : batch) {
-      Long to =
-          skips.get(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+      TopicPartition partition =
+          new TopicPartition(record.originalTopic(), record.originalKafkaPartition());
+      Long to = skips.get(partition);
       if (to == null) {
         kept.add(record);
         continue;
@@ -98,7 +99,7 @@ final class SkipAhead {
       long offset = record.originalKafkaOffset();
       if (offset >= to - 1) {
         // the consumer stands at the offset or beyond it
-        seeks.remove(new TopicPartition(record.originalTopic(), record.originalKafkaPartition()));
+        seeks.remove(partition);
       }
       if (offset >= to) {
         kept.add(record);

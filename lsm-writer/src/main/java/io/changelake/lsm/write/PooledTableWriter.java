@@ -218,10 +218,10 @@ final class PooledTableWriter implements TableWriter {
    * whole-JVM CPU per event 87.6 / 87.9 → 74.1 / 73.3 µs at a 1 s commit interval, 55.1 / 55.6 →
    * 49.5 / 46.1 µs at 10 s.
    */
-  static final int INGEST_PARQUET_PAGE_SIZE = 256 * 1024;
+  private static final int INGEST_PARQUET_PAGE_SIZE = 256 * 1024;
 
   /** Parquet's own key, which Paimon passes to its Parquet writers from the table's options. */
-  static final String PARQUET_PAGE_SIZE = "parquet.page.size";
+  private static final String PARQUET_PAGE_SIZE = "parquet.page.size";
 
   /**
    * The options ingest writers write {@code latest} with: write-only, as several tasks write the

@@ -39,7 +39,7 @@ final class ScalingReport {
     md.append(
             String.format(
                 Locale.ROOT,
-                "%,d events per topic set (one table: %,d), commit interval %.0f s, JsonConverter. One table: one"
+                "%,d events per topic set (one table: %,d; up to %d tables: %,d), commit interval %.0f s, JsonConverter. One table: one"
                     + " topic with 2 partitions; N tables: one topic each. The rate here is the"
                     + " **read rate**: events divided by the time from submitting the connector"
                     + " until its tasks' consumers had handed every event to the task (sampled"
@@ -71,6 +71,8 @@ final class ScalingReport {
                     + " same topics, against the same do-nothing run.\n\n",
                 settings.scaleEvents(),
                 settings.scaleOneTableEvents(),
+                BenchSettings.MANY_TABLES_MAX,
+                settings.scaleManyTablesEvents(BenchSettings.MANY_TABLES_MAX),
                 settings.scaleCommitIntervalMs() / 1000.0,
                 ConsumptionSampler.MIN_INTERVALS,
                 settings.scaleCommitIntervalMs() / 1000.0,

@@ -44,7 +44,7 @@ final class ScalingRuns {
               "scale" + tables,
               tables,
               tables == 1 ? 2 : 1,
-              tables == 1 ? settings.scaleOneTableEvents() : settings.scaleEvents(),
+              tables == 1 ? settings.scaleOneTableEvents() : settings.scaleManyTablesEvents(tables),
               Math.max(50, settings.keySpace() / tables)));
       if (tables == 1 && shortIntervalDiffers()) {
         // the 1-table workload is read in 7-11 s: at the long interval that is one round per task,
