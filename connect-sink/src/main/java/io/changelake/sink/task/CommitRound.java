@@ -217,13 +217,10 @@ final class CommitRound implements AutoCloseable {
       if (sealed.flushNeedsOnlyCpu()) {
         CPU_FLUSH_PERMITS.acquireUninterruptibly();
         try {
-          long cpu = THREADS.getCurrentThreadCpuTime();
+          long cpu = threadCpuNanos();
           sealed.flush();
           // still holding the permit: the rest is what leaves the task thread its cores
-          rest(
-              pacing.restNanos(
-                  THREADS.getCurrentThreadCpuTime() - cpu, roundStart, System.nanoTime()),
-              rested);
+          rest(pacing.restNanos(threadCpuNanos() - cpu, roundStart, System.nanoTime()), rested);
         } finally {
           CPU_FLUSH_PERMITS.release();
         }
@@ -236,6 +233,13 @@ final class CommitRound implements AutoCloseable {
     table.metrics.committed(ms, result);
     LOG.debug("Committed {}: {}", table.id, result);
     return ms;
+  }
+
+  /** This thread's CPU time, or 0 where the JVM measures none (a flush then never rests). */
+  private static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported()
+        ? Math.max(0, THREADS.getCurrentThreadCpuTime())
+        : 0;
   }
 
   private static void rest(long nanos, LongAdder rested) {
