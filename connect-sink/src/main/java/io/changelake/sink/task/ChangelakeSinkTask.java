@@ -114,6 +114,8 @@ public final class ChangelakeSinkTask extends SinkTask {
     taskId = Integer.parseInt(props.getOrDefault(TASK_ID, "0"));
     taskCount = Integer.parseInt(props.getOrDefault(TASK_COUNT, "1"));
     connector = props.getOrDefault("name", "changelake-sink");
+    // the worker's pacing option is checked before anything opens: a bad value fails the start
+    FlushPacing pacing = FlushPacing.forCommitInterval(config.commitInterval());
     // stable per connector and task id: Paimon commit identifiers must keep growing per user
     users = new CommitUsers(connector);
     // the compactor, opened with the lake, publishes into the task's metrics
@@ -143,13 +145,7 @@ public final class ChangelakeSinkTask extends SinkTask {
       closeLake();
     }
     metrics.outages(outages);
-    rounds =
-        new CommitRound(
-            connector,
-            taskId,
-            config.commitThreads(),
-            FlushPacing.forCommitInterval(config.commitInterval()),
-            metrics);
+    rounds = new CommitRound(connector, taskId, config.commitThreads(), pacing, metrics);
     LOG.info(
         "Changelake sink task {} of {} started for connector {}, warehouse {}",
         taskId,

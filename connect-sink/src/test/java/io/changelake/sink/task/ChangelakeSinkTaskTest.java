@@ -152,6 +152,25 @@ class ChangelakeSinkTaskTest {
     assertThat(rows("t2")).containsExactly(values(1, 6L));
   }
 
+  @Test
+  void aWorkerFlushRestThatIsNotANumberFailsTheStartNamingTheOption() {
+    String before = System.getProperty("changelake.sink.flush-rest");
+    System.setProperty("changelake.sink.flush-rest", "fast");
+    try {
+      ChangelakeSinkTask task = new ChangelakeSinkTask();
+      task.initialize(new Context());
+      assertThatThrownBy(() -> task.start(props()))
+          .hasMessageContaining("changelake.sink.flush-rest must be a number")
+          .hasMessageContaining("'fast'");
+    } finally {
+      if (before == null) {
+        System.clearProperty("changelake.sink.flush-rest");
+      } else {
+        System.setProperty("changelake.sink.flush-rest", before);
+      }
+    }
+  }
+
   // compaction does not depend on the input shape
   @Test
   void anIdleTaskStillCompactsWhatItCommitted() throws Exception {
