@@ -71,6 +71,7 @@ final class CommitRound implements AutoCloseable {
   record Landed(Map<TopicPartition, Long> positions, SourceOrder.Reached reached, int tables) {}
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final boolean THREAD_CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported();
 
   private final SinkMetrics metrics;
   private final FlushPacing pacing;
@@ -237,9 +238,7 @@ final class CommitRound implements AutoCloseable {
 
   /** This thread's CPU time, or 0 where the JVM measures none (a flush then never rests). */
   private static long threadCpuNanos() {
-    return THREADS.isCurrentThreadCpuTimeSupported()
-        ? Math.max(0, THREADS.getCurrentThreadCpuTime())
-        : 0;
+    return THREAD_CPU_TIME ? Math.max(0, THREADS.getCurrentThreadCpuTime()) : 0;
   }
 
   private static void rest(long nanos, LongAdder rested) {

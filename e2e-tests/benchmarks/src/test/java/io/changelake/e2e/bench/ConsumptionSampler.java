@@ -193,36 +193,17 @@ final class ConsumptionSampler implements AutoCloseable {
       if (readAllNanos >= 0 && b.nanos() > readAllNanos) {
         break;
       }
-      if (Arrays.stream(a.consumed()).sum() == 0) {
-        continue;
-      }
       double seconds = (b.nanos() - a.nanos()) / 1e9;
-      double cpu = (b.cpuNanos() - a.cpuNanos()) / 1e9;
-      boolean inRound = false;
+      boolean anyReading = false;
+      boolean anyInRound = false;
       for (int t = 0; t < tasks; t++) {
-        inRound |= b.roundsStarted()[t] > a.roundsEnded()[t];
-      }
-      if (inRound) {
-        duringCpu += cpu;
-        duringCpuSeconds += seconds;
-      } else {
-        betweenCpu += cpu;
-        betweenCpuSeconds += seconds;
-      }
-    }
-    for (int t = 0; t < tasks; t++) {
-      for (int i = 1; i < copy.size(); i++) {
-        Sample a = copy.get(i - 1);
-        Sample b = copy.get(i);
-        if (readAllNanos >= 0 && b.nanos() > readAllNanos) {
-          break;
-        }
         if (a.consumed()[t] == 0) {
           continue; // the task has not started reading
         }
-        double seconds = (b.nanos() - a.nanos()) / 1e9;
+        anyReading = true;
         long records = b.consumed()[t] - a.consumed()[t];
         if (b.roundsStarted()[t] > a.roundsEnded()[t]) {
+          anyInRound = true;
           duringRecords += records;
           duringSeconds += seconds;
           duringIntervals++;
@@ -231,6 +212,17 @@ final class ConsumptionSampler implements AutoCloseable {
           betweenSeconds += seconds;
           betweenIntervals++;
         }
+      }
+      if (!anyReading) {
+        continue;
+      }
+      double cpu = (b.cpuNanos() - a.cpuNanos()) / 1e9;
+      if (anyInRound) {
+        duringCpu += cpu;
+        duringCpuSeconds += seconds;
+      } else {
+        betweenCpu += cpu;
+        betweenCpuSeconds += seconds;
       }
     }
     return new Reading(
