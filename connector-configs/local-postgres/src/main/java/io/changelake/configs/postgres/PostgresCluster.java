@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -36,6 +38,19 @@ public final class PostgresCluster implements AutoCloseable {
 
   private static final Path INSTALL_ROOT = Path.of("/usr/lib/postgresql");
 
+  // the clusters this JVM started and has not closed: a JVM that ends without closing one (a test
+  // class whose teardown never ran, a CLI stopped by a signal) closes it on its way out, instead of
+  // leaving a server running with nobody to stop it. Only a SIGKILL leaves one behind.
+  private static final Set<PostgresCluster> OPEN = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> List.copyOf(OPEN).forEach(PostgresCluster::closeQuietly),
+                "changelake-postgres-shutdown"));
+  }
+
   /** A PostgreSQL command or statement failed; the message names it and what it printed. */
   public static final class PostgresException extends IllegalStateException {
     PostgresException(String message, Throwable cause) {
@@ -47,6 +62,7 @@ public final class PostgresCluster implements AutoCloseable {
   private final Path root;
   private final int port;
   private final boolean asRoot = "root".equals(System.getProperty("user.name"));
+  private boolean closed;
 
   private PostgresCluster(Path bin, Path root, int port) {
     this.bin = bin;
@@ -98,6 +114,7 @@ public final class PostgresCluster implements AutoCloseable {
       throw new PostgresException("Cannot create a directory for PostgreSQL: " + e.getMessage(), e);
     }
     PostgresCluster cluster = new PostgresCluster(bin, root, freePort());
+    OPEN.add(cluster);
     try {
       cluster.init(settings);
       cluster.restart();
@@ -211,15 +228,28 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
-  /** Stops the server if it runs and deletes the cluster's directory. */
+  /** Stops the server if it runs and deletes the cluster's directory; once. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    OPEN.remove(this);
     try {
       if (Files.exists(dataDir().resolve("postmaster.pid"))) {
         stop();
       }
     } finally {
       deleteRecursively(root);
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      System.err.println("Could not stop " + this + " as the JVM ended: " + e.getMessage());
     }
   }
 
