@@ -8,9 +8,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.connect.runtime.rest.entities.ConnectorStateInfo;
 import org.apache.kafka.connect.runtime.rest.errors.ConnectRestException;
@@ -139,6 +145,44 @@ public final class ConnectPlatform implements AutoCloseable {
 
   public void createTopic(String topic, int partitions) {
     cluster.kafka().createTopic(topic, partitions);
+  }
+
+  /**
+   * How far the consumer group of sink connector {@code name} is behind the end of each partition
+   * of {@code topic}, as a lag monitor shows it: the end offset less the group's committed offset
+   * (the whole partition where the group committed none), keyed {@code topic-partition}.
+   */
+  public Map<String, Long> sinkLag(String name, String topic) {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      admin
+          .describeTopics(List.of(topic))
+          .allTopicNames()
+          .get()
+          .get(topic)
+          .partitions()
+          .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
+      Map<TopicPartition, OffsetAndMetadata> committed =
+          admin.listConsumerGroupOffsets("connect-" + name).partitionsToOffsetAndMetadata().get();
+      Map<String, Long> lag = new TreeMap<>();
+      admin
+          .listOffsets(latest)
+          .all()
+          .get()
+          .forEach(
+              (tp, end) -> {
+                OffsetAndMetadata at = committed.get(tp);
+                lag.put(tp.toString(), end.offset() - (at == null ? 0 : at.offset()));
+              });
+      return lag;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted reading the lag of " + name, e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "Cannot read the lag of " + name + " on " + topic + ": " + e.getCause(), e);
+    }
   }
 
   /** Creates or reconfigures a connector and waits until it and {@code tasks} tasks run. */
