@@ -62,7 +62,6 @@ public final class PostgresCluster implements AutoCloseable {
   private final Path root;
   private final int port;
   private final boolean asRoot = "root".equals(System.getProperty("user.name"));
-  private boolean closed;
 
   private PostgresCluster(Path bin, Path root, int port) {
     this.bin = bin;
@@ -231,11 +230,10 @@ public final class PostgresCluster implements AutoCloseable {
   /** Stops the server if it runs and deletes the cluster's directory; once. */
   @Override
   public synchronized void close() {
-    if (closed) {
+    // open until this first close: the shutdown hook and an owner closing at once close it once
+    if (!OPEN.remove(this)) {
       return;
     }
-    closed = true;
-    OPEN.remove(this);
     try {
       if (Files.exists(dataDir().resolve("postmaster.pid"))) {
         stop();
