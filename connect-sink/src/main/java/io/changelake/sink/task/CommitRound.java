@@ -19,7 +19,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -95,16 +94,10 @@ final class CommitRound implements AutoCloseable {
   CommitRound(String connector, int taskId, int threads, FlushPacing pacing, SinkMetrics metrics) {
     this.metrics = metrics;
     this.pacing = pacing;
-    AtomicInteger n = new AtomicInteger();
+    // below the task threads, so that the reading keeps the cores a round would take from it
+    BackgroundThreads.reportOnce(LOG);
     ThreadFactory factory =
-        r -> {
-          Thread t =
-              new Thread(
-                  r,
-                  "changelake-committer-" + connector + "-" + taskId + "-" + n.getAndIncrement());
-          t.setDaemon(true);
-          return t;
-        };
+        BackgroundThreads.factory("changelake-committer-" + connector + "-" + taskId + "-", true);
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
             threads,

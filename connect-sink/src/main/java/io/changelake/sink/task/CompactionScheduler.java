@@ -110,11 +110,7 @@ final class CompactionScheduler implements AutoCloseable {
         interval.isZero()
             ? null
             : Executors.newSingleThreadScheduledExecutor(
-                r -> {
-                  Thread t = new Thread(r, "changelake-compactor-" + taskId);
-                  t.setDaemon(true);
-                  return t;
-                });
+                BackgroundThreads.factory("changelake-compactor-" + taskId, false));
   }
 
   /** True when this task is the one compacting {@code table}. */

@@ -155,6 +155,32 @@ class CommitRoundTest {
   }
 
   /**
+   * A round lands on committer threads at the lowest Java priority, below the task thread that
+   * reads: with -XX:ThreadPriorityPolicy=1 among the worker's JVM options Linux runs them at nice 4
+   * (e2e CrashRecoveryTest reads that from /proc of a real worker).
+   */
+  @Test
+  void aRoundLandsOnThreadsBelowTheTaskThreadsPriority() throws Exception {
+    ChangelakeSinkTask task = start();
+    CountDownLatch committer = task.holdCommitter();
+    try {
+      sealRoundToOffset12(task, InputShape.ENVELOPE);
+      List<Thread> committers =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(t -> t.getName().startsWith("changelake-committer-"))
+              .toList();
+      assertThat(committers)
+          .isNotEmpty()
+          .allSatisfy(t -> assertThat(t.getPriority()).isEqualTo(Thread.MIN_PRIORITY));
+      assertThat(Thread.currentThread().getPriority()).isEqualTo(Thread.NORM_PRIORITY);
+    } finally {
+      committer.countDown();
+    }
+    assertReportsOnceLanded(task, 12);
+    task.stop();
+  }
+
+  /**
    * A round due by time while the previous one lands does not hold up {@code put}: the batch is
    * consumed, and the round starts once the previous one landed, carrying every row read meanwhile.
    */

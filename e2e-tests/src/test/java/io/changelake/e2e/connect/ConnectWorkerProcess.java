@@ -18,7 +18,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -138,6 +140,9 @@ public final class ConnectWorkerProcess implements AutoCloseable {
               maxHeap,
               "-XX:+UseSerialGC",
               "-XX:TieredStopAtLevel=1",
+              // the worker option the README recommends: the sink's committer and compactor
+              // threads then run below the task threads (niceness below)
+              "-XX:ThreadPriorityPolicy=1",
               "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp"))));
       // the writer's escape hatch, when the test JVM was given it, holds for child workers too
       String flushOffThread = System.getProperty(FLUSH_OFF_THREAD);
@@ -207,6 +212,36 @@ public final class ConnectWorkerProcess implements AutoCloseable {
 
   public boolean alive() {
     return process != null && process.isAlive();
+  }
+
+  /**
+   * The Linux niceness of each live thread of the worker whose OS name starts with {@code prefix},
+   * as {@code ps -L -o nice,comm} shows them: thread name to niceness (the kernel keeps the first
+   * 15 characters of a Java thread's name; threads of one name are listed once, with the highest).
+   */
+  public Map<String, Integer> threadNiceness(String prefix) {
+    Map<String, Integer> niceness = new TreeMap<>();
+    try (Stream<Path> threads =
+        Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+      for (Path thread : (Iterable<Path>) threads::iterator) {
+        String name;
+        String stat;
+        try {
+          name = Files.readString(thread.resolve("comm")).strip();
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException gone) {
+          continue; // the thread ended meanwhile
+        }
+        if (name.startsWith(prefix)) {
+          // stat's fields after "(comm) ": state is the first, nice the 17th
+          String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          niceness.merge(name, Integer.parseInt(fields[16]), Math::max);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return niceness;
   }
 
   public String url() {

@@ -105,6 +105,17 @@ class CrashRecoveryTest {
           lake,
           Duration.ofMinutes(10),
           () -> failure(worker));
+      // the worker runs with -XX:ThreadPriorityPolicy=1, as the README recommends: the round that
+      // just landed did so below the task threads, and the compactor waits there for its next run
+      Map<String, Integer> background = worker.threadNiceness("changelake-com");
+      assertThat(background.keySet())
+          .as("committer and compactor threads")
+          .anyMatch(name -> name.startsWith("changelake-comm"))
+          .anyMatch(name -> name.startsWith("changelake-comp"));
+      assertThat(background).allSatisfy((name, nice) -> assertThat(nice).as(name).isEqualTo(4));
+      assertThat(worker.threadNiceness("task-thread-"))
+          .isNotEmpty()
+          .allSatisfy((name, nice) -> assertThat(nice).as(name).isZero());
 
       // the changelog catches up with the table's last snapshot
       DbTableReader.Contents db = DbTableReader.read(pg, DB, "public", "events");

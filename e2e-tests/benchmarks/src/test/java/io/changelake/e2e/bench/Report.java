@@ -105,8 +105,17 @@ final class Report {
                 ? " The collector settings are those Kafka's `bin/kafka-run-class.sh` starts every"
                     + " Connect worker with (`KAFKA_JVM_PERFORMANCE_OPTS`), so the pauses that fall"
                     + " into the runs are those of the workers users run (the module's pom says"
-                    + " why).\n\n"
-                : "\n\n");
+                    + " why)."
+                : "")
+        .append(
+            java.lang.management.ManagementFactory.getRuntimeMXBean()
+                    .getInputArguments()
+                    .contains("-XX:ThreadPriorityPolicy=1")
+                ? " It also runs with `-XX:ThreadPriorityPolicy=1`, the worker option the README"
+                    + " recommends: Changelake's committer and compactor threads then run at nice"
+                    + " 4, below the task threads."
+                : "")
+        .append("\n\n");
     md.append("Workload: ")
         .append(String.format(Locale.ROOT, "%,d", settings.events()))
         .append(" Debezium PostgreSQL change events per topic set, JSON with schemas")
