@@ -159,12 +159,15 @@ class CommitRoundTest {
    * reads: with -XX:ThreadPriorityPolicy=1 among the worker's JVM options Linux runs them at nice 4
    * (e2e CrashRecoveryTest reads that from /proc of a real worker).
    */
-  @Test
-  void aRoundLandsOnThreadsBelowTheTaskThreadsPriority() throws Exception {
-    ChangelakeSinkTask task = start();
+  @ParameterizedTest
+  @EnumSource(
+      value = InputShape.class,
+      names = {"ENVELOPE", "FLATTENED_ADD_FIELDS", "FLATTENED_REWRITE"})
+  void aRoundLandsOnThreadsBelowTheTaskThreadsPriority(InputShape shape) throws Exception {
+    ChangelakeSinkTask task = start(shape);
     CountDownLatch committer = task.holdCommitter();
     try {
-      sealRoundToOffset12(task, InputShape.ENVELOPE);
+      sealRoundToOffset12(task, shape);
       List<Thread> committers =
           Thread.getAllStackTraces().keySet().stream()
               .filter(t -> t.getName().startsWith("changelake-committer-"))

@@ -108,9 +108,7 @@ final class Report {
                     + " why)."
                 : "")
         .append(
-            java.lang.management.ManagementFactory.getRuntimeMXBean()
-                    .getInputArguments()
-                    .contains("-XX:ThreadPriorityPolicy=1")
+            jvmArguments().contains("-XX:ThreadPriorityPolicy=1")
                 ? " It also runs with `-XX:ThreadPriorityPolicy=1`, the worker option the README"
                     + " recommends: Changelake's committer and compactor threads then run at nice"
                     + " 4, below the task threads."
@@ -937,11 +935,15 @@ final class Report {
    * the names of its collectors: pauses fall into the measured runs (reads during commit rounds),
    * so a report names the collector it was measured under.
    */
+  /** The options this JVM was started with. */
+  private static List<String> jvmArguments() {
+    return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+  }
+
   static String collector() {
     String name = null;
     List<String> tuning = new ArrayList<>();
-    for (String arg :
-        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+    for (String arg : jvmArguments()) {
       if (arg.startsWith("-XX:+Use") && arg.endsWith("GC")) {
         name = arg.substring("-XX:+Use".length());
       } else if (GC_TUNING.matcher(arg).matches()) {
